@@ -1,0 +1,68 @@
+/**
+ * Every error code this library throws. Codes are stable strings, meant for
+ * `switch` statements and metrics labels; messages are for people.
+ */
+export type IpsetsErrorCode =
+  /** A member string does not fit the grammar of its set's kind. */
+  | 'INVALID_MEMBER'
+  /** A set name (unprefixed, prefixed or kernel) is empty, too long or contains forbidden characters. */
+  | 'INVALID_SET_NAME'
+  /** An unknown set type, or a set used as a kind it is not (a list where a hash set is needed, …). */
+  | 'INVALID_SET_TYPE'
+  /** A kernel name is already owned by another prefixed name (digest collision). */
+  | 'KERNEL_NAME_COLLISION'
+  /** A reference that the reference rules refuse (selector on a non-selector set, second netpol on a CIDR set). */
+  | 'INVALID_REFERENCE'
+  /** The named set does not exist in the manager. */
+  | 'SET_NOT_FOUND'
+  /** Invalid options or configuration passed to a constructor or function. */
+  | 'INVALID_ARGUMENT'
+  /** A restore session ended without converging (no handler matched, attempts exhausted, fatal kind). */
+  | 'RESTORE_FAILED'
+  /** `ipset save` / `list` could not be run or its output could not be used. */
+  | 'KERNEL_READ_FAILED'
+  /** The consecutive apply failure limit was reached (the seed panics here). */
+  | 'MAX_CONSECUTIVE_FAILURES'
+  /** The `ipset` binary is missing, not executable, or we are not allowed to run it. */
+  | 'IPSET_UNAVAILABLE'
+  /** A port command ran past its timeout or was aborted. */
+  | 'TIMEOUT'
+  | 'ABORTED'
+  /** A desired-state file or other user input failed validation. */
+  | 'INVALID_INPUT';
+
+/** Options of {@link IpsetsError}. */
+export interface IpsetsErrorOptions {
+  /** The underlying error or value that caused this one. */
+  cause?: unknown;
+  /** Structured details for programs (the bad value, the set, the line …). */
+  details?: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * The one error class of @ipsets. `code` is a stable {@link IpsetsErrorCode};
+ * `message` quotes the bad value and says what was expected.
+ */
+export class IpsetsError extends Error {
+  /** Stable machine-readable code. */
+  readonly code: IpsetsErrorCode;
+  /** Structured details for programs. */
+  readonly details: Readonly<Record<string, unknown>>;
+
+  constructor(code: IpsetsErrorCode, message: string, options: IpsetsErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'IpsetsError';
+    this.code = code;
+    this.details = options.details ?? {};
+  }
+}
+
+/** True when `value` is an {@link IpsetsError}, optionally of the given code. */
+export function isIpsetsError(value: unknown, code?: IpsetsErrorCode): value is IpsetsError {
+  return value instanceof IpsetsError && (code === undefined || value.code === code);
+}
+
+/** Quotes a user-supplied value for an error message, making control characters visible. */
+export function quote(value: unknown): string {
+  return JSON.stringify(typeof value === 'string' ? value : String(value));
+}

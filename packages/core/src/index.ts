@@ -1,0 +1,9 @@
+/**
+ * @ipsets/core — a pure planner for Linux ipsets. No I/O: drive it through an
+ * {@link IpsetPort}.
+ *
+ * @packageDocumentation
+ */
+export { IpsetsError, isIpsetsError, quote } from './errors.js';
+export type { IpsetsErrorCode, IpsetsErrorOptions } from './errors.js';
+export type * from './types.js';

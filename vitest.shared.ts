@@ -1,0 +1,28 @@
+import { fileURLToPath } from 'node:url';
+import type { UserWorkspaceConfig } from 'vitest/config';
+
+const root = fileURLToPath(new URL('.', import.meta.url));
+
+/**
+ * Test configuration shared by every package. Workspace packages resolve to their
+ * sources, so a package's tests never run against a stale build of another one.
+ */
+export function sharedTestConfig(packageUrl: string): UserWorkspaceConfig {
+  const dir = fileURLToPath(new URL('.', packageUrl));
+  return {
+    resolve: {
+      alias: [
+        { find: /^@ipsets\/core$/, replacement: `${root}packages/core/src/index.ts` },
+        { find: /^@ipsets\/testing$/, replacement: `${root}packages/testing/src/index.ts` },
+        { find: /^@ipsets\/testing\/vitest$/, replacement: `${root}packages/testing/src/vitest.ts` },
+        { find: /^@ipsets\/exec-linux$/, replacement: `${root}packages/exec-linux/src/index.ts` },
+      ],
+    },
+    test: {
+      root: dir,
+      include: ['test/**/*.test.ts'],
+      testTimeout: 60_000,
+      hookTimeout: 60_000,
+    },
+  };
+}
