@@ -7,3 +7,9 @@
 export { IpsetsError, isIpsetsError, quote } from './errors.js';
 export type { IpsetsErrorCode, IpsetsErrorOptions } from './errors.js';
 export type * from './types.js';
+
+// --- set model, names, manager, apply plans ---
+
+// --- members, save/list parsers, rendering, error classification ---
+
+// --- recovery: sessions, reconcile/reset plans, drivers ---

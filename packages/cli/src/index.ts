@@ -1,0 +1,5 @@
+/**
+ * @ipsets/cli — the `ipsets` command.
+ *
+ * @packageDocumentation
+ */
