@@ -1,0 +1,35 @@
+#!/usr/bin/env node
+// Adds up vitest's JSON reports (packages/*/test-results.json) into the one plain
+// line CI reads: `N passed, N failed` (a package whose report is missing counts
+// as one failure, so a crashed run can never look green).
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** Reads every package's report; returns the summary line and whether all is green. */
+export function summarize(root) {
+  let passed = 0;
+  let failed = 0;
+  let skipped = 0;
+  const missing = [];
+  for (const pkg of readdirSync(join(root, 'packages')).sort()) {
+    const file = join(root, 'packages', pkg, 'test-results.json');
+    if (!existsSync(file)) {
+      missing.push(pkg);
+      failed += 1;
+      continue;
+    }
+    const report = JSON.parse(readFileSync(file, 'utf8'));
+    passed += report.numPassedTests ?? 0;
+    failed += (report.numFailedTests ?? 0) + (report.numFailedTestSuites ?? 0);
+    skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
+  }
+  if (missing.length > 0) console.error(`no test report from: ${missing.join(', ')}`);
+  return { line: `${passed} passed, ${failed} failed, ${skipped} skipped`, ok: failed === 0 && passed > 0 };
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const { line, ok } = summarize(process.argv[2] ?? join(fileURLToPath(import.meta.url), '..', '..'));
+  console.log(line);
+  process.exit(ok ? 0 : 1);
+}
