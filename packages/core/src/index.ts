@@ -11,5 +11,16 @@ export type * from './types.js';
 // --- set model, names, manager, apply plans ---
 
 // --- members, save/list parsers, rendering, error classification ---
+export {
+  canonicalMember,
+  canonicalMemberForType,
+  entryKey,
+  hasNomatch,
+  isValidKernelSetName,
+  isValidMember,
+  stripNomatch,
+  validateSetName,
+} from './members.js';
+export type { MemberKind } from './members.js';
 
 // --- recovery: sessions, reconcile/reset plans, drivers ---

@@ -1,0 +1,337 @@
+/**
+ * Member grammar: validation and canonical forms of hash-set members, and the
+ * rules for set names that appear as list members or kernel names (DESIGN §3.2).
+ *
+ * A member that passes {@link canonicalMember} can be written into a restore file
+ * verbatim: the grammar admits no whitespace but the single space before
+ * `nomatch`, no `#`, no quotes, no leading `-`, nothing the kernel would parse as
+ * an option or a second argument.
+ *
+ * The scanners are hand-written (no regular expressions): this runs on every
+ * member of states with a million members.
+ */
+import { IpsetsError, quote } from './errors.js';
+import type { SetType } from './types.js';
+
+/** Kernel set types that hold addresses (list:set members are set names). */
+export type MemberKind = 'hash:net' | 'hash:ip,port';
+
+const NOMATCH = ' nomatch';
+const NOMATCH_LEN = NOMATCH.length;
+
+const CH_0 = 48;
+const CH_9 = 57;
+const CH_DOT = 46;
+const CH_SLASH = 47;
+const CH_COMMA = 44;
+const CH_COLON = 58;
+const CH_SPACE = 32;
+
+/** The error of a member that does not fit its kind's grammar. */
+function invalidMember(kind: MemberKind, member: string, reason: string): IpsetsError {
+  const expected =
+    kind === 'hash:net'
+      ? 'a dotted-decimal IPv4 address with an optional /1-32 prefix length and an optional " nomatch" suffix, e.g. "10.0.0.0/24" or "10.0.0.1"'
+      : 'IPv4 address, protocol (tcp, udp or sctp) and numeric port as "ip,proto:port", e.g. "10.0.0.1,tcp:80"';
+  return new IpsetsError(
+    'INVALID_MEMBER',
+    `Invalid ${kind} member ${quote(member)}: ${reason}; expected ${expected}.`,
+    { details: { kind, member, reason } },
+  );
+}
+
+// The scanners report the end position of what they read, or a negative code.
+// Module-level scratch avoids allocating a result object per member.
+let scannedIp = 0;
+
+const ERR_IP = -1;
+
+/**
+ * Reads a dotted-decimal IPv4 address at `start` into `scannedIp`; returns the
+ * index after it, or `ERR_IP`. Octets are 0-255 without leading zeros (ipset itself
+ * would read `010` as octal 8, so such text cannot mean what it seems to).
+ */
+function scanIPv4(s: string, start: number): number {
+  const n = s.length;
+  let pos = start;
+  let value = 0;
+  for (let octet = 0; octet < 4; octet++) {
+    if (octet > 0) {
+      if (pos >= n || s.charCodeAt(pos) !== CH_DOT) return ERR_IP;
+      pos++;
+    }
+    const first = pos;
+    let v = 0;
+    while (pos < n) {
+      const c = s.charCodeAt(pos);
+      if (c < CH_0 || c > CH_9) break;
+      v = v * 10 + (c - CH_0);
+      pos++;
+      if (pos - first > 3) return ERR_IP;
+    }
+    const digits = pos - first;
+    if (digits === 0 || v > 255 || (digits > 1 && s.charCodeAt(first) === CH_0)) return ERR_IP;
+    value = value * 256 + v;
+  }
+  scannedIp = value;
+  return pos;
+}
+
+let scannedNumber = 0;
+
+/**
+ * Reads a decimal number without leading zeros of at most `maxDigits` digits into
+ * `scannedNumber`; returns the index after it, or -1.
+ */
+function scanNumber(s: string, start: number, maxDigits: number): number {
+  const n = s.length;
+  let pos = start;
+  let v = 0;
+  while (pos < n) {
+    const c = s.charCodeAt(pos);
+    if (c < CH_0 || c > CH_9) break;
+    v = v * 10 + (c - CH_0);
+    pos++;
+    if (pos - start > maxDigits) return -1;
+  }
+  const digits = pos - start;
+  if (digits === 0 || (digits > 1 && s.charCodeAt(start) === CH_0)) return -1;
+  scannedNumber = v;
+  return pos;
+}
+
+function formatIPv4(v: number): string {
+  return `${v >>> 24}.${(v >>> 16) & 255}.${(v >>> 8) & 255}.${v & 255}`;
+}
+
+/** Why an address part failed, for the error message only (slow path). */
+function describeBadAddress(s: string): string {
+  if (s.length === 0) return 'the member is empty';
+  if (s.indexOf(':') !== -1 && s.indexOf(',') === -1) return 'IPv6 is not supported (sets are created with family inet)';
+  const c = s.charCodeAt(0);
+  if (c === CH_SPACE || c === 9) return 'leading whitespace is not allowed';
+  if (c === 45) return 'a leading "-" is not allowed';
+  if (/[\n\r\t#"]/.test(s)) return 'newlines, tabs, quotes and "#" are not allowed';
+  return 'the address is not dotted-decimal IPv4 (four octets 0-255, no leading zeros)';
+}
+
+function canonicalNetMember(member: string): string {
+  const n = member.length;
+  let pos = scanIPv4(member, 0);
+  if (pos < 0) {
+    const slash = member.indexOf('/');
+    const head = slash === -1 ? member : member.slice(0, slash);
+    if (slash !== -1 && scanIPv4(head, 0) === head.length) {
+      throw invalidMember('hash:net', member, 'the prefix length is missing or malformed');
+    }
+    throw invalidMember('hash:net', member, describeBadAddress(member));
+  }
+  const ip = scannedIp;
+  let prefix = 32;
+  let explicitPrefix = false;
+  if (pos < n && member.charCodeAt(pos) === CH_SLASH) {
+    const end = scanNumber(member, pos + 1, 2);
+    if (end < 0 || scannedNumber > 32) {
+      throw invalidMember('hash:net', member, 'the prefix length must be a number 1-32 without leading zeros');
+    }
+    if (scannedNumber === 0) {
+      throw invalidMember(
+        'hash:net',
+        member,
+        'a /0 prefix cannot be stored in a hash:net set (the kernel rejects it: "The value of the CIDR parameter of the IP address is invalid"); use the two halves 0.0.0.0/1 and 128.0.0.0/1 instead',
+      );
+    }
+    prefix = scannedNumber;
+    explicitPrefix = true;
+    pos = end;
+  }
+  let nomatch = false;
+  if (pos < n) {
+    if (n - pos === NOMATCH_LEN && member.endsWith(NOMATCH)) {
+      nomatch = true;
+    } else if (member.charCodeAt(pos) === CH_COMMA) {
+      throw invalidMember('hash:net', member, 'a ",port" part belongs in a hash:ip,port (named ports) set');
+    } else {
+      throw invalidMember(
+        'hash:net',
+        member,
+        `unexpected ${quote(member.slice(pos))} after the address (only a single " nomatch" may follow)`,
+      );
+    }
+  }
+  // Host bits: mask in 32-bit unsigned arithmetic (prefix >= 1 here, so the shift is < 32).
+  const mask = prefix === 32 ? 0xffffffff : (0xffffffff << (32 - prefix)) >>> 0;
+  const network = (ip & mask) >>> 0;
+  if (network === ip && !(explicitPrefix && prefix === 32)) return member;
+  const address = formatIPv4(network);
+  const text = prefix === 32 ? address : `${address}/${prefix}`;
+  return nomatch ? text + NOMATCH : text;
+}
+
+function canonicalIpPortMember(member: string): string {
+  const n = member.length;
+  let pos = scanIPv4(member, 0);
+  if (pos < 0) throw invalidMember('hash:ip,port', member, describeBadAddress(member));
+  if (pos >= n || member.charCodeAt(pos) !== CH_COMMA) {
+    const c = pos < n ? member.charCodeAt(pos) : -1;
+    const reason =
+      c === CH_SLASH
+        ? 'a CIDR is not allowed here (ipset would expand it into one entry per address)'
+        : c === CH_SPACE
+          ? 'hash:ip,port members take no options (nomatch is only for hash:net)'
+          : 'the ",proto:port" part is missing';
+    throw invalidMember('hash:ip,port', member, reason);
+  }
+  pos++;
+  let hasProto = false;
+  const colon = member.indexOf(':', pos);
+  if (colon !== -1) {
+    const proto = member.slice(pos, colon);
+    if (proto !== 'tcp' && proto !== 'udp' && proto !== 'sctp') {
+      throw invalidMember('hash:ip,port', member, `the protocol ${quote(proto)} is not one of tcp, udp, sctp (lowercase)`);
+    }
+    hasProto = true;
+    pos = colon + 1;
+  }
+  const end = scanNumber(member, pos, 5);
+  if (end !== n || scannedNumber > 65535) {
+    throw invalidMember(
+      'hash:ip,port',
+      member,
+      `the port ${quote(member.slice(pos))} is not a number 0-65535 without leading zeros (service names and ranges are not accepted)`,
+    );
+  }
+  if (hasProto) return member;
+  // ipset's default protocol is tcp; write it out so desired and saved members compare equal.
+  return `${member.slice(0, pos - 1)},tcp:${member.slice(pos)}`;
+}
+
+/**
+ * Validates a member of a hash set and returns its canonical form: the exact text
+ * `ipset save` prints for it, so desired and kernel members compare equal.
+ *
+ * - `hash:net`: `a.b.c.d[/len][ nomatch]`, IPv4 only, no leading zeros, `len` 1–32;
+ *   host bits are cleared (`10.0.0.5/24` → `10.0.0.0/24`) and `/32` is dropped
+ *   (`10.0.0.1/32` → `10.0.0.1`); ` nomatch` (exactly one space) is kept.
+ *   `/0` is rejected, also `0.0.0.0/0` which the seed accepts: the kernel's hash:net
+ *   cannot store a zero prefix (the add fails with "The value of the CIDR parameter
+ *   of the IP address is invalid"); use `0.0.0.0/1` and `128.0.0.0/1`.
+ * - `hash:ip,port`: `a.b.c.d,proto:port` with proto `tcp`, `udp` or `sctp` and a
+ *   numeric port 0–65535; `a.b.c.d,port` means tcp and becomes `a.b.c.d,tcp:port`.
+ *
+ * Returns the input string itself when it is already canonical.
+ *
+ * @throws IpsetsError `INVALID_MEMBER` quoting the value and saying what was expected.
+ */
+export function canonicalMember(kind: MemberKind, member: string): string {
+  if (typeof member !== 'string') {
+    throw new IpsetsError('INVALID_MEMBER', `Invalid ${String(kind)} member ${quote(member)}: expected a string.`, {
+      details: { kind, member },
+    });
+  }
+  if (kind === 'hash:net') return canonicalNetMember(member);
+  if (kind === 'hash:ip,port') return canonicalIpPortMember(member);
+  throw new IpsetsError(
+    'INVALID_SET_TYPE',
+    `Unknown member kind ${quote(kind)}; expected "hash:net" or "hash:ip,port".`,
+    { details: { kind } },
+  );
+}
+
+/** True when `member` is valid for `kind` (see {@link canonicalMember}). */
+export function isValidMember(kind: MemberKind, member: string): boolean {
+  try {
+    canonicalMember(kind, member);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Canonical member of a set of NPM type `type`: list types take set names
+ * (validated by {@link validateSetName}, returned unchanged), `namedPorts` takes
+ * `hash:ip,port` members, every other hash type takes `hash:net` members.
+ *
+ * @throws IpsetsError `INVALID_MEMBER` or `INVALID_SET_NAME`.
+ */
+export function canonicalMemberForType(type: SetType, member: string): string {
+  switch (type) {
+    case 'keyLabelOfNamespace':
+    case 'keyValueLabelOfNamespace':
+    case 'nestedLabelOfPod':
+      return validateSetName(member);
+    case 'namedPorts':
+      return canonicalMember('hash:ip,port', member);
+    case 'namespace':
+    case 'keyLabelOfPod':
+    case 'keyValueLabelOfPod':
+    case 'cidrBlocks':
+    case 'emptyHashSet':
+      return canonicalMember('hash:net', member);
+    default:
+      throw new IpsetsError('INVALID_SET_TYPE', `Unknown set type ${quote(type)}.`, { details: { type } });
+  }
+}
+
+/** True when a member carries the ` nomatch` flag. */
+export function hasNomatch(member: string): boolean {
+  return member.endsWith(NOMATCH);
+}
+
+/** The member without its ` nomatch` flag (as `-D` lines need it); unchanged when it has none. */
+export function stripNomatch(member: string): string {
+  return member.endsWith(NOMATCH) ? member.slice(0, member.length - NOMATCH_LEN) : member;
+}
+
+/**
+ * The kernel entry a canonical member occupies. `nomatch` is an attribute of an
+ * entry, not part of its key: `10.0.0.0/8` and `10.0.0.0/8 nomatch` are one entry,
+ * so a set holds at most one of them.
+ */
+export function entryKey(member: string): string {
+  return stripNomatch(member);
+}
+
+/** Why `name` is not a valid kernel set name, or `undefined` when it is. */
+function setNameProblem(name: unknown): string | undefined {
+  if (typeof name !== 'string') return 'it is not a string';
+  const n = name.length;
+  if (n === 0) return 'it is empty';
+  if (n > 31) return `it is ${n} characters long (at most 31)`;
+  if (name.charCodeAt(0) === 45) return 'it starts with "-" (ipset would read it as an option)';
+  for (let i = 0; i < n; i++) {
+    const c = name.charCodeAt(i);
+    // Printable ASCII without space; `#` starts a comment and `"` toggles quoting in restore files.
+    if (c <= 32 || c >= 127) return `it contains ${quote(name[i])} (only printable ASCII without whitespace)`;
+    if (c === 35) return 'it contains "#"';
+    if (c === 34) return 'it contains a double quote';
+  }
+  return undefined;
+}
+
+/**
+ * True when `name` can be a kernel set name (and a list:set member) in a restore
+ * file: 1–31 printable ASCII characters, no whitespace, `#` or `"`, not starting with `-`.
+ */
+export function isValidKernelSetName(name: string): boolean {
+  return setNameProblem(name) === undefined;
+}
+
+/**
+ * Validates a kernel set name or list member name (see {@link isValidKernelSetName})
+ * and returns it.
+ *
+ * @throws IpsetsError `INVALID_SET_NAME` quoting the name and saying why.
+ */
+export function validateSetName(name: string): string {
+  const problem = setNameProblem(name);
+  if (problem !== undefined) {
+    throw new IpsetsError(
+      'INVALID_SET_NAME',
+      `Invalid set name ${quote(name)}: ${problem}; expected 1-31 printable ASCII characters without whitespace, "#" or quotes, not starting with "-".`,
+      { details: { name, reason: problem } },
+    );
+  }
+  return name;
+}
