@@ -3,3 +3,7 @@
  *
  * @packageDocumentation
  */
+
+// --- test namespaces and the kernel-test gate ---
+export { createTestNamespace, kernelTestGate, kernelTestSupport, KERNEL_TESTS_ENV } from './netns.js';
+export type { KernelTestGate, KernelTestGateOptions, KernelTestSupport, TestNamespace } from './netns.js';

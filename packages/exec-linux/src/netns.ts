@@ -1,0 +1,248 @@
+/**
+ * Throwaway network namespaces for tests that touch the real kernel, and the gate
+ * that decides whether such tests run, skip (with a one-line reason) or fail.
+ *
+ * Sets are per network namespace: a test that works inside a namespace it created
+ * never sees or changes the host's sets, and everything it made vanishes with the
+ * namespace.
+ */
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { constants as fsConstants } from 'node:fs';
+import { access } from 'node:fs/promises';
+import { delimiter, join } from 'node:path';
+import { execa } from 'execa';
+import { IpsetsError } from '@ipsets/core';
+import type { CommandResult } from '@ipsets/core';
+
+/** Whether real-kernel tests can run here, and if not, why (one line). */
+export interface KernelTestSupport {
+  available: boolean;
+  /** One-line explanation when `available` is false. */
+  reason?: string;
+}
+
+/** A network namespace made for one test (or one batch of tests). */
+export interface TestNamespace {
+  /** The namespace name as `ip netns list` shows it. */
+  readonly name: string;
+  /**
+   * Runs `cmd` (argv, no shell) inside the namespace, with `input` on stdin.
+   * Non-zero exit codes resolve: they are data.
+   */
+  run(cmd: readonly string[], input?: string): Promise<CommandResult>;
+  /** Flushes iptables rules made inside the namespace and deletes it. Idempotent. */
+  dispose(): Promise<void>;
+}
+
+/** The outcome of {@link kernelTestGate}. */
+export interface KernelTestGate {
+  /** True when kernel-backed tests should run. */
+  run: boolean;
+  /** One-line reason when they are skipped. */
+  reason?: string;
+}
+
+/** Options of {@link kernelTestGate}. */
+export interface KernelTestGateOptions {
+  /** Environment to read `IPSETS_KERNEL_TESTS` from (default `process.env`). */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** The support probe (default {@link kernelTestSupport}); injectable for tests. */
+  probe?: () => Promise<KernelTestSupport>;
+}
+
+/** The environment variable that turns a skipped kernel test into a failure (`require`) or forces a skip (`skip`). */
+export const KERNEL_TESTS_ENV = 'IPSETS_KERNEL_TESTS';
+
+const MAX_OUTPUT = 1024 * 1024 * 1024;
+
+let supportPromise: Promise<KernelTestSupport> | undefined;
+let counter = 0;
+const live = new Set<string>();
+let exitHookInstalled = false;
+
+/**
+ * Probes (once per process) whether real-kernel tests can run: Linux, root, `ipset`
+ * and `ip` on `PATH`, and a probe namespace can be created, used (`ipset list -n`
+ * inside it) and deleted.
+ */
+export function kernelTestSupport(): Promise<KernelTestSupport> {
+  supportPromise ??= probeSupport();
+  return supportPromise;
+}
+
+async function probeSupport(): Promise<KernelTestSupport> {
+  if (process.platform !== 'linux') {
+    return unavailable(`not Linux (platform ${process.platform}); ipset needs a Linux kernel`);
+  }
+  const uid = process.getuid?.();
+  if (uid !== 0) {
+    return unavailable(`not running as root (uid ${String(uid)}); creating network namespaces needs root`);
+  }
+  if (!(await onPath('ipset'))) {
+    return unavailable('`ipset` is not on PATH; install it (Debian: apt-get install ipset)');
+  }
+  if (!(await onPath('ip'))) {
+    return unavailable('`ip` (iproute2) is not on PATH; install it (Debian: apt-get install iproute2)');
+  }
+  let ns: TestNamespace;
+  try {
+    ns = await createTestNamespace('probe');
+  } catch (error) {
+    return unavailable(`cannot create a network namespace: ${firstLine(errorText(error))}`);
+  }
+  try {
+    const listed = await ns.run(['ipset', 'list', '-n']);
+    if (listed.exitCode !== 0) {
+      return unavailable(
+        `\`ipset list -n\` failed inside a network namespace (exit ${listed.exitCode}): ${firstLine(listed.stderr) || 'no message'}`,
+      );
+    }
+  } catch (error) {
+    return unavailable(`cannot run ipset inside a network namespace: ${firstLine(errorText(error))}`);
+  } finally {
+    await ns.dispose().catch(() => undefined);
+  }
+  if (await namespaceExists(ns.name)) {
+    return unavailable(`cannot delete the probe network namespace ${JSON.stringify(ns.name)}`);
+  }
+  return { available: true };
+}
+
+/**
+ * Decides whether kernel-backed tests run. Returns `{ run: true }` when
+ * {@link kernelTestSupport} says the kernel is usable, `{ run: false, reason }` otherwise.
+ * With `IPSETS_KERNEL_TESTS=require` an unusable kernel throws an `IPSET_UNAVAILABLE`
+ * {@link IpsetsError} carrying the reason (so the test fails); `IPSETS_KERNEL_TESTS=skip`
+ * skips without probing.
+ */
+export async function kernelTestGate(options: KernelTestGateOptions = {}): Promise<KernelTestGate> {
+  const env = options.env ?? process.env;
+  const mode = (env[KERNEL_TESTS_ENV] ?? '').trim().toLowerCase();
+  if (mode === 'skip' || mode === '0' || mode === 'false') {
+    return { run: false, reason: `${KERNEL_TESTS_ENV}=${mode} asks to skip kernel tests` };
+  }
+  const support = await (options.probe ?? kernelTestSupport)();
+  if (support.available) return { run: true };
+  const reason = support.reason ?? 'the kernel is not usable for tests';
+  if (mode === 'require' || mode === '1' || mode === 'true') {
+    throw new IpsetsError(
+      'IPSET_UNAVAILABLE',
+      `kernel tests are required (${KERNEL_TESTS_ENV}=${mode}) but cannot run: ${reason}`,
+      { details: { reason } },
+    );
+  }
+  return { run: false, reason };
+}
+
+/**
+ * Creates a uniquely named network namespace (`ipsets-<prefix>-<pid>-<counter>-<random>`).
+ * Call `dispose()` when done; namespaces still alive when the process exits are deleted
+ * by an exit hook as a last resort.
+ */
+export async function createTestNamespace(prefix = 'test'): Promise<TestNamespace> {
+  if (!/^[a-z0-9][a-z0-9-]{0,23}$/i.test(prefix)) {
+    throw new IpsetsError(
+      'INVALID_ARGUMENT',
+      `namespace prefix ${JSON.stringify(prefix)} is not allowed; expected 1-24 letters, digits or dashes`,
+      { details: { prefix } },
+    );
+  }
+  counter += 1;
+  const name = `ipsets-${prefix}-${process.pid}-${counter}-${randomBytes(3).toString('hex')}`;
+  const added = await execa('ip', ['netns', 'add', name], { reject: false, stdin: 'ignore' });
+  if (added.failed) {
+    throw new IpsetsError(
+      'IPSET_UNAVAILABLE',
+      `cannot create network namespace ${JSON.stringify(name)}: ${firstLine(String(added.stderr ?? '')) || added.shortMessage || 'unknown error'}`,
+      { details: { name, exitCode: added.exitCode, stderr: added.stderr } },
+    );
+  }
+  live.add(name);
+  installExitHook();
+
+  let disposed: Promise<void> | undefined;
+  const run = async (cmd: readonly string[], input?: string): Promise<CommandResult> => {
+    if (cmd.length === 0) {
+      throw new IpsetsError('INVALID_ARGUMENT', 'an empty command cannot be run; expected argv like ["ipset", "list", "-n"]');
+    }
+    const result = await execa('ip', ['netns', 'exec', name, ...cmd], {
+      reject: false,
+      stripFinalNewline: false,
+      maxBuffer: MAX_OUTPUT,
+      ...(input === undefined ? { stdin: 'ignore' as const } : { input }),
+    });
+    if (result.exitCode === undefined && result.signal === undefined) {
+      throw new IpsetsError(
+        'IPSET_UNAVAILABLE',
+        `cannot run ${JSON.stringify(cmd.join(' '))} in namespace ${JSON.stringify(name)}: ${result.shortMessage ?? 'spawn failed'}`,
+        { cause: result.cause },
+      );
+    }
+    return {
+      exitCode: result.exitCode ?? 128,
+      stdout: String(result.stdout ?? ''),
+      stderr: String(result.stderr ?? ''),
+      ...(result.signal === undefined ? {} : { signal: result.signal }),
+    };
+  };
+  const dispose = (): Promise<void> => {
+    disposed ??= (async () => {
+      // The kernel drops a namespace's rules and sets with it; flushing first makes the
+      // order explicit (rules hold references that would otherwise pin sets a while longer).
+      await execa('ip', ['netns', 'exec', name, 'iptables', '-F'], { reject: false, stdin: 'ignore' });
+      await execa('ip', ['netns', 'exec', name, 'iptables', '-X'], { reject: false, stdin: 'ignore' });
+      const deleted = await execa('ip', ['netns', 'del', name], { reject: false, stdin: 'ignore' });
+      live.delete(name);
+      if (deleted.failed && (await namespaceExists(name))) {
+        throw new IpsetsError(
+          'IPSET_UNAVAILABLE',
+          `cannot delete network namespace ${JSON.stringify(name)}: ${firstLine(String(deleted.stderr ?? ''))}`,
+        );
+      }
+    })();
+    return disposed;
+  };
+  return { name, run, dispose };
+}
+
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once('exit', () => {
+    // Last resort for a test run that crashed before dispose(): never leave namespaces behind.
+    for (const name of live) spawnSync('ip', ['netns', 'del', name], { stdio: 'ignore' });
+  });
+}
+
+async function namespaceExists(name: string): Promise<boolean> {
+  const listed = await execa('ip', ['netns', 'list'], { reject: false, stdin: 'ignore' });
+  return String(listed.stdout ?? '')
+    .split('\n')
+    .some((line) => line.split(' ')[0] === name);
+}
+
+async function onPath(command: string): Promise<boolean> {
+  const dirs = (process.env['PATH'] ?? '').split(delimiter).filter(Boolean);
+  for (const dir of dirs) {
+    try {
+      await access(join(dir, command), fsConstants.X_OK);
+      return true;
+    } catch {
+      // not in this directory
+    }
+  }
+  return false;
+}
+
+function unavailable(reason: string): KernelTestSupport {
+  return { available: false, reason };
+}
+
+function firstLine(text: string): string {
+  return text.trim().split('\n')[0]?.trim() ?? '';
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,64 @@
+import { execa } from 'execa';
+import { describe, expect, it } from 'vitest';
+import { createTestNamespace, kernelTestSupport } from '../../src/netns.js';
+import { describeKernel } from '../helpers/kernel.js';
+
+async function namespaces(): Promise<string[]> {
+  const { stdout } = await execa('ip', ['netns', 'list']);
+  return stdout.split('\n').map((line) => line.split(' ')[0] ?? '');
+}
+
+describe('kernelTestSupport', () => {
+  it('gives a one-line reason whenever it says unavailable', async () => {
+    const support = await kernelTestSupport();
+    if (!support.available) {
+      expect(support.reason).toBeTruthy();
+      expect(support.reason).not.toContain('\n');
+    } else {
+      expect(support.reason).toBeUndefined();
+    }
+  });
+});
+
+describeKernel('createTestNamespace (real kernel)', () => {
+  it('creates a uniquely named namespace, isolates its sets and deletes it on dispose', async () => {
+    const a = await createTestNamespace('nstest');
+    const b = await createTestNamespace('nstest');
+    try {
+      expect(a.name).toMatch(new RegExp(`^ipsets-nstest-${process.pid}-\\d+-[0-9a-f]{6}$`));
+      expect(a.name).not.toBe(b.name);
+      expect(await namespaces()).toEqual(expect.arrayContaining([a.name, b.name]));
+
+      const created = await a.run(['ipset', 'restore'], 'create probe-set hash:ip\nadd probe-set 10.0.0.1\n');
+      expect(created).toEqual({ exitCode: 0, stdout: '', stderr: '' });
+      expect((await a.run(['ipset', 'list', '-n'])).stdout).toBe('probe-set\n');
+      // Sets are per namespace: the other namespace does not see it.
+      expect((await b.run(['ipset', 'list', '-n'])).stdout).toBe('');
+
+      const failed = await a.run(['ipset', 'add', 'nosuch', '1.2.3.4']);
+      expect(failed.exitCode).toBe(1);
+      expect(failed.stderr).toContain('The set with the given name does not exist');
+    } finally {
+      await a.dispose();
+      await b.dispose();
+    }
+    const after = await namespaces();
+    expect(after).not.toContain(a.name);
+    expect(after).not.toContain(b.name);
+    await a.dispose(); // idempotent
+  });
+
+  it('dispose removes a namespace whose set is referenced by an iptables rule', async () => {
+    const ns = await createTestNamespace('nstest');
+    try {
+      expect((await ns.run(['ipset', 'create', 'ref-set', 'hash:net'])).exitCode).toBe(0);
+      const rule = await ns.run(['iptables', '-A', 'INPUT', '-m', 'set', '--match-set', 'ref-set', 'src', '-j', 'ACCEPT']);
+      expect(rule.stderr).toBe('');
+      expect(rule.exitCode).toBe(0);
+      expect((await ns.run(['ipset', 'destroy', 'ref-set'])).stderr).toContain('in use');
+    } finally {
+      await ns.dispose();
+    }
+    expect(await namespaces()).not.toContain(ns.name);
+  });
+});
