@@ -168,6 +168,15 @@ function canonicalNetMember(member: string): string {
   return nomatch ? text + NOMATCH : text;
 }
 
+/** True when `s[start, end)` is `tcp`, `udp` or `sctp` (compared in place: no substring per member). */
+function isPortProtocol(s: string, start: number, end: number): boolean {
+  const len = end - start;
+  if (len === 3) {
+    return s.startsWith('tcp', start) || s.startsWith('udp', start);
+  }
+  return len === 4 && s.startsWith('sctp', start);
+}
+
 function canonicalIpPortMember(member: string): string {
   const n = member.length;
   let pos = scanIPv4(member, 0);
@@ -186,8 +195,8 @@ function canonicalIpPortMember(member: string): string {
   let hasProto = false;
   const colon = member.indexOf(':', pos);
   if (colon !== -1) {
-    const proto = member.slice(pos, colon);
-    if (proto !== 'tcp' && proto !== 'udp' && proto !== 'sctp') {
+    if (!isPortProtocol(member, pos, colon)) {
+      const proto = member.slice(pos, colon);
       throw invalidMember('hash:ip,port', member, `the protocol ${quote(proto)} is not one of tcp, udp, sctp (lowercase)`);
     }
     hasProto = true;
