@@ -1,0 +1,249 @@
+/**
+ * The Linux port: runs the real `ipset` binary (through execa, never a shell),
+ * optionally inside a network namespace via `ip netns exec`.
+ */
+import { constants as osConstants } from 'node:os';
+import { execa } from 'execa';
+import { IpsetsError, quote } from '@ipsets/core';
+import type { AbortSignalLike, CommandResult, IpsetPort, PortCallOptions } from '@ipsets/core';
+
+/** Options of {@link createLinuxPort}. */
+export interface LinuxPortOptions {
+  /** The `ipset` executable: a name looked up on `PATH` or a path (default `ipset`). */
+  ipsetPath?: string;
+  /** Run every command inside this network namespace (`ip netns exec NAME ipset …`). */
+  netns?: string;
+  /** The `ip` executable used for `netns` (default `ip`). */
+  ipPath?: string;
+  /**
+   * Kill a command that runs longer than this (milliseconds) and reject with a
+   * `TIMEOUT` {@link IpsetsError}. Default: no timeout.
+   */
+  timeoutMs?: number;
+  /** Extra environment variables for the child (merged over `process.env`). */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** After a kill (timeout/abort), send SIGKILL if the child has not exited within this delay (default 2000 ms). */
+  forceKillAfterMs?: number;
+}
+
+/** Which port command a run belongs to (for errors and logs). */
+type PortCommand = 'restore' | 'save' | 'listNames' | 'listHeaders';
+
+const ARGS: Readonly<Record<PortCommand, readonly string[]>> = {
+  restore: ['-exist', 'restore'],
+  save: ['save'],
+  listNames: ['list', '-n'],
+  listHeaders: ['list', '-t'],
+};
+
+// Saves of multi-million-member states are hundreds of megabytes; the cap only guards against runaway output.
+const MAX_OUTPUT_BYTES = 2 * 1024 * 1024 * 1024;
+
+const NETNS_MISSING = /^Cannot open network namespace "([^"]*)": (.*)$/m;
+const EXEC_FAILED = /^exec of "([^"]*)" failed: (.*)$/m;
+const NOT_PERMITTED = /Kernel error received: Operation not permitted|^setting the network namespace "[^"]*" failed: Operation not permitted|^mount --make-[a-z]+ \S+ failed: Operation not permitted/m;
+
+/**
+ * Creates an {@link IpsetPort} over the real `ipset` binary.
+ *
+ * - `restore(text)` runs `ipset -exist restore` and streams `text` to its stdin
+ *   (never argv, so 30 MB texts are fine).
+ * - `save()` runs `ipset save`, `listNames()` `ipset list -n`, `listHeaders()` `ipset list -t`.
+ * - Non-zero exit codes resolve with the {@link CommandResult}: they are data for the
+ *   recovery session. A child killed by a signal resolves with `signal` set and
+ *   `exitCode` 128 + the signal number (as a shell reports it).
+ * - Rejects with an {@link IpsetsError} only when the command could not run:
+ *   `TIMEOUT` / `ABORTED` (the child is killed), or `IPSET_UNAVAILABLE` (binary
+ *   missing or not executable, not permitted, unknown network namespace).
+ */
+export function createLinuxPort(options: LinuxPortOptions = {}): IpsetPort {
+  const ipsetPath = options.ipsetPath ?? 'ipset';
+  const ipPath = options.ipPath ?? 'ip';
+  const { netns, timeoutMs, env } = options;
+  const forceKillAfterMs = options.forceKillAfterMs ?? 2000;
+  for (const [key, value] of [['ipsetPath', ipsetPath], ['ipPath', ipPath]] as const) {
+    if (value === '' || value.includes('\0')) {
+      throw new IpsetsError('INVALID_ARGUMENT', `${key} ${quote(value)} is not usable; expected a command name or a path`, {
+        details: { [key]: value },
+      });
+    }
+  }
+  if (netns !== undefined && !/^[^/\s\0]{1,255}$/.test(netns)) {
+    throw new IpsetsError(
+      'INVALID_ARGUMENT',
+      `netns ${quote(netns)} is not a network namespace name; expected 1-255 characters without "/" or whitespace`,
+      { details: { netns } },
+    );
+  }
+  if (timeoutMs !== undefined && !(Number.isFinite(timeoutMs) && timeoutMs > 0)) {
+    throw new IpsetsError('INVALID_ARGUMENT', `timeoutMs ${quote(timeoutMs)} is not a positive number of milliseconds`, {
+      details: { timeoutMs },
+    });
+  }
+  if (!(Number.isFinite(forceKillAfterMs) && forceKillAfterMs > 0)) {
+    throw new IpsetsError('INVALID_ARGUMENT', `forceKillAfterMs ${quote(forceKillAfterMs)} is not a positive number of milliseconds`);
+  }
+
+  const file = netns === undefined ? ipsetPath : ipPath;
+  const prefix = netns === undefined ? [] : ['netns', 'exec', netns, ipsetPath];
+  const where = netns === undefined ? '' : ` in network namespace ${quote(netns)}`;
+
+  const run = async (command: PortCommand, input: string | undefined, call: PortCallOptions = {}): Promise<CommandResult> => {
+    const args = [...prefix, ...ARGS[command]];
+    const display = [file, ...args].join(' ');
+    const signal = call.signal;
+    if (signal?.aborted === true) throw abortedError(command, display, signal, 'before it started');
+
+    // One internal controller carries both the caller's signal and our timer to execa,
+    // and `why` records which of them fired so the rejection says the right thing.
+    const controller = new AbortController();
+    let why: 'timeout' | 'abort' | undefined;
+    const onAbort = (): void => {
+      why ??= 'abort';
+      controller.abort();
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const timer =
+      timeoutMs === undefined
+        ? undefined
+        : setTimeout(() => {
+            why ??= 'timeout';
+            controller.abort();
+          }, timeoutMs);
+
+    try {
+      const result = await execa(file, args, {
+        ...(input === undefined ? { stdin: 'ignore' as const } : { input }),
+        reject: false,
+        stripFinalNewline: false,
+        maxBuffer: MAX_OUTPUT_BYTES,
+        cancelSignal: controller.signal,
+        forceKillAfterDelay: forceKillAfterMs,
+        ...(env === undefined ? {} : { env: { ...env } }),
+      });
+      if (result.isCanceled) {
+        if (why === 'timeout') {
+          throw new IpsetsError(
+            'TIMEOUT',
+            `\`${display}\`${where} ran longer than timeoutMs ${timeoutMs} ms and was killed; raise timeoutMs if the kernel is just slow`,
+            { details: { command, argv: [file, ...args], timeoutMs, stderr: String(result.stderr ?? '') } },
+          );
+        }
+        throw abortedError(command, display, signal, 'while it ran', String(result.stderr ?? ''));
+      }
+      const stdout = String(result.stdout ?? '');
+      const stderr = String(result.stderr ?? '');
+      if (result.exitCode === undefined && result.signal === undefined) {
+        throw spawnError(command, file, result.code, result.shortMessage ?? result.message, result.cause, {
+          ipsetPath,
+          ipPath,
+          netns,
+        });
+      }
+      if (result.exitCode !== 0) {
+        const unavailable = unavailableFromStderr(command, stderr, { ipsetPath, netns, exitCode: result.exitCode });
+        if (unavailable !== undefined) throw unavailable;
+      }
+      if (result.signal !== undefined) {
+        const number = osConstants.signals[result.signal as keyof typeof osConstants.signals] ?? 0;
+        return { exitCode: result.exitCode ?? 128 + number, stdout, stderr, signal: result.signal };
+      }
+      return { exitCode: result.exitCode ?? 0, stdout, stderr };
+    } finally {
+      if (timer !== undefined) clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    }
+  };
+
+  return {
+    restore: (text, call) => run('restore', text, call),
+    save: (call) => run('save', undefined, call),
+    listNames: (call) => run('listNames', undefined, call),
+    listHeaders: (call) => run('listHeaders', undefined, call),
+  };
+}
+
+function abortedError(
+  command: PortCommand,
+  display: string,
+  signal: AbortSignalLike | undefined,
+  when: string,
+  stderr = '',
+): IpsetsError {
+  const reason = signal?.reason;
+  const because = reason instanceof Error ? `: ${reason.message}` : reason === undefined ? '' : `: ${String(reason)}`;
+  return new IpsetsError('ABORTED', `\`${display}\` was aborted ${when}${because}`, {
+    cause: reason,
+    details: { command, stderr },
+  });
+}
+
+function spawnError(
+  command: PortCommand,
+  file: string,
+  code: string | undefined,
+  message: string | undefined,
+  cause: unknown,
+  ctx: { ipsetPath: string; ipPath: string; netns: string | undefined },
+): IpsetsError {
+  const viaIp = ctx.netns !== undefined;
+  const what = viaIp ? `the \`ip\` binary ${quote(file)}` : `the ipset binary ${quote(file)}`;
+  const fix = viaIp
+    ? 'install iproute2 (Debian: apt-get install iproute2) or pass ipPath'
+    : 'install ipset (Debian: apt-get install ipset) or pass ipsetPath';
+  const details = { command, file, code, ...ctx };
+  if (code === 'ENOENT') {
+    return new IpsetsError('IPSET_UNAVAILABLE', `${what} was not found; ${fix}`, { cause, details });
+  }
+  if (code === 'EACCES' || code === 'EPERM') {
+    return new IpsetsError(
+      'IPSET_UNAVAILABLE',
+      `${what} could not be executed (${code}); make it executable for this user or pass ${viaIp ? 'ipPath' : 'ipsetPath'}`,
+      { cause, details },
+    );
+  }
+  return new IpsetsError(
+    'IPSET_UNAVAILABLE',
+    `${what} could not be started${code === undefined ? '' : ` (${code})`}: ${firstLine(message ?? 'unknown error')}`,
+    { cause, details },
+  );
+}
+
+function unavailableFromStderr(
+  command: PortCommand,
+  stderr: string,
+  ctx: { ipsetPath: string; netns: string | undefined; exitCode: number | undefined },
+): IpsetsError | undefined {
+  const details = { command, stderr, ...ctx };
+  const netns = NETNS_MISSING.exec(stderr);
+  if (netns !== null) {
+    return new IpsetsError(
+      'IPSET_UNAVAILABLE',
+      `network namespace ${quote(netns[1])} cannot be opened (${netns[2]}); create it with \`ip netns add ${netns[1]}\` or fix the netns option`,
+      { details },
+    );
+  }
+  const exec = EXEC_FAILED.exec(stderr);
+  if (exec !== null) {
+    const missing = /No such file/.test(exec[2] ?? '');
+    return new IpsetsError(
+      'IPSET_UNAVAILABLE',
+      missing
+        ? `the ipset binary ${quote(exec[1])} was not found inside network namespace ${quote(ctx.netns)}; install ipset (Debian: apt-get install ipset) or pass ipsetPath`
+        : `the ipset binary ${quote(exec[1])} could not be executed inside network namespace ${quote(ctx.netns)} (${exec[2]}); check its permissions or pass ipsetPath`,
+      { details },
+    );
+  }
+  if (NOT_PERMITTED.test(stderr)) {
+    return new IpsetsError(
+      'IPSET_UNAVAILABLE',
+      `not permitted to manage ipsets (${quote(firstLine(stderr))}); run as root or grant CAP_NET_ADMIN${ctx.netns === undefined ? '' : ' (and CAP_SYS_ADMIN for ip netns exec)'}`,
+      { details },
+    );
+  }
+  return undefined;
+}
+
+function firstLine(text: string): string {
+  return text.trim().split('\n')[0]?.trim() ?? '';
+}

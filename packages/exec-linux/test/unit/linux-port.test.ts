@@ -1,0 +1,223 @@
+import { chmod, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { IpsetsError, isIpsetsError } from '@ipsets/core';
+import { createLinuxPort } from '../../src/linux-port.js';
+import { alive, makeFakeBin } from '../helpers/fake-bin.js';
+import type { FakeBin } from '../helpers/fake-bin.js';
+
+let bin: FakeBin;
+beforeEach(async () => {
+  bin = await makeFakeBin();
+});
+afterEach(async () => {
+  await bin.cleanup();
+});
+
+async function rejection(promise: Promise<unknown>): Promise<IpsetsError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(IpsetsError);
+  return error as IpsetsError;
+}
+
+describe('createLinuxPort: commands', () => {
+  it('restore runs `ipset -exist restore` with the text on stdin, not in argv', async () => {
+    const port = createLinuxPort({ ipsetPath: bin.ipset });
+    const text = '-N azure-npm-1 --exist nethash\n-A azure-npm-1 10.0.0.1\n';
+    const result = await port.restore(text);
+    expect(result).toEqual({ exitCode: 0, stdout: '', stderr: '' });
+    expect(await bin.calls()).toEqual([{ argv: ['-exist', 'restore'], stdin: text }]);
+  });
+
+  it('save, listNames and listHeaders run `save`, `list -n`, `list -t` and return stdout unchanged', async () => {
+    const port = createLinuxPort({ ipsetPath: bin.ipset });
+    await bin.behave({ stdout: 'create a hash:net family inet hashsize 1024 maxelem 65536\nadd a 10.0.0.0/8\n' });
+    const saved = await port.save();
+    expect(saved.stdout).toBe('create a hash:net family inet hashsize 1024 maxelem 65536\nadd a 10.0.0.0/8\n');
+    await bin.behave({ stdout: 'a\nb\n' });
+    expect((await port.listNames()).stdout).toBe('a\nb\n');
+    await bin.behave({ stdout: 'Name: a\nType: hash:net\n' });
+    expect((await port.listHeaders()).stdout).toBe('Name: a\nType: hash:net\n');
+    expect((await bin.calls()).map((c) => c.argv)).toEqual([['save'], ['list', '-n'], ['list', '-t']]);
+  });
+
+  it('streams a 1,000,000-line (~30 MB) restore text to stdin intact', async () => {
+    const port = createLinuxPort({ ipsetPath: bin.ipset });
+    const lines: string[] = [];
+    for (let i = 0; i < 1_000_000; i += 1) lines.push(`-A azure-npm-123456789 10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`);
+    const text = `${lines.join('\n')}\n`;
+    expect(text.length).toBeGreaterThan(29_000_000);
+    const result = await port.restore(text);
+    expect(result.exitCode).toBe(0);
+    const [call] = await bin.calls();
+    expect(call?.argv).toEqual(['-exist', 'restore']);
+    expect(call?.stdin.length).toBe(text.length);
+    expect(call?.stdin === text).toBe(true);
+  });
+
+  it('passes env to the child (merged over process.env)', async () => {
+    const port = createLinuxPort({ ipsetPath: bin.ipset, env: { IPSETS_PORT_TEST: 'from-env' } });
+    await bin.behave({ envVar: 'IPSETS_PORT_TEST' });
+    await port.listNames();
+    expect((await bin.calls())[0]?.env).toBe('from-env');
+  });
+});
+
+describe('createLinuxPort: non-zero exits are data', () => {
+  it('resolves a restore error with exit code 1 and the exact stderr', async () => {
+    const port = createLinuxPort({ ipsetPath: bin.ipset });
+    const stderr = 'ipset v7.17: Error in line 2: The set with the given name does not exist\n';
+    await bin.behave({ stderr, exitCode: 1 });
+    await expect(port.restore('-N a --exist nethash\n-A b 1.2.3.4\n')).resolves.toEqual({ exitCode: 1, stdout: '', stderr });
+  });
+
+  it('resolves a parameter problem with exit code 2', async () => {
+    const port = createLinuxPort({ ipsetPath: bin.ipset });
+    const stderr = "ipset v7.17: No command specified: unknown argument foo\nTry `ipset help' for more information.\n";
+    await bin.behave({ stderr, exitCode: 2 });
+    await expect(port.restore('foo\n')).resolves.toEqual({ exitCode: 2, stdout: '', stderr });
+  });
+
+  it('resolves a crash with the signal and exit code 128+n', async () => {
+    const port = createLinuxPort({ ipsetPath: bin.ipset });
+    await bin.behave({ killSelf: 'SEGV' });
+    await expect(port.restore('-A a 10.0.0.1,icmpv6:ping\n')).resolves.toEqual({
+      exitCode: 139,
+      stdout: '',
+      stderr: '',
+      signal: 'SIGSEGV',
+    });
+  });
+});
+
+describe('createLinuxPort: timeouts and aborts', () => {
+  it('kills a restore that runs past timeoutMs and rejects with TIMEOUT', async () => {
+    const port = createLinuxPort({ ipsetPath: bin.ipset, timeoutMs: 300 });
+    await bin.behave({ sleep: 30 });
+    const error = await rejection(port.restore('-A a 10.0.0.1\n'));
+    expect(error.code).toBe('TIMEOUT');
+    expect(error.message).toContain('timeoutMs 300');
+    const pid = await bin.lastPid();
+    expect(pid).toBeDefined();
+    expect(alive(pid!)).toBe(false);
+  });
+
+  it('kills a restore when its signal aborts and rejects with ABORTED', async () => {
+    const port = createLinuxPort({ ipsetPath: bin.ipset });
+    await bin.behave({ sleep: 30 });
+    const controller = new AbortController();
+    const pending = port.restore('-A a 10.0.0.1\n', { signal: controller.signal });
+    setTimeout(() => controller.abort(new Error('shutting down')), 200);
+    const error = await rejection(pending);
+    expect(error.code).toBe('ABORTED');
+    expect(error.message).toContain('shutting down');
+    expect(alive((await bin.lastPid())!)).toBe(false);
+  });
+
+  it('rejects with ABORTED without starting ipset when the signal is already aborted', async () => {
+    const port = createLinuxPort({ ipsetPath: bin.ipset });
+    const error = await rejection(port.save({ signal: AbortSignal.abort() }));
+    expect(error.code).toBe('ABORTED');
+    expect(await bin.calls()).toEqual([]);
+  });
+
+  it('a call that finishes in time is unaffected by timeoutMs', async () => {
+    const port = createLinuxPort({ ipsetPath: bin.ipset, timeoutMs: 10_000 });
+    await bin.behave({ stdout: 'x\n' });
+    await expect(port.listNames()).resolves.toEqual({ exitCode: 0, stdout: 'x\n', stderr: '' });
+  });
+});
+
+describe('createLinuxPort: ipset unavailable', () => {
+  it('a missing binary is IPSET_UNAVAILABLE saying what to do, not an execa error', async () => {
+    const port = createLinuxPort({ ipsetPath: join(bin.dir, 'no-such-ipset') });
+    const error = await rejection(port.save());
+    expect(error.code).toBe('IPSET_UNAVAILABLE');
+    expect(error.message).toMatch(/ipset binary ".*no-such-ipset" was not found; install ipset .* or pass ipsetPath$/);
+    expect(error.message).not.toContain('\n');
+    expect(error.message).not.toMatch(/execa|Command failed/i);
+  });
+
+  it('a binary that is not executable is IPSET_UNAVAILABLE', async () => {
+    const path = join(bin.dir, 'not-executable');
+    await writeFile(path, '#!/bin/sh\nexit 0\n');
+    await chmod(path, 0o644);
+    const error = await rejection(createLinuxPort({ ipsetPath: path }).listNames());
+    expect(error.code).toBe('IPSET_UNAVAILABLE');
+    expect(error.message).toContain('could not be executed (EACCES)');
+  });
+
+  it('"Operation not permitted" (not root) is IPSET_UNAVAILABLE asking for root or CAP_NET_ADMIN', async () => {
+    const port = createLinuxPort({ ipsetPath: bin.ipset });
+    await bin.behave({ stderr: 'ipset v7.17: Kernel error received: Operation not permitted\n', exitCode: 1 });
+    const error = await rejection(port.listNames());
+    expect(error.code).toBe('IPSET_UNAVAILABLE');
+    expect(error.message).toContain('run as root or grant CAP_NET_ADMIN');
+    await bin.behave({ stderr: 'ipset v7.17: Error in line 1: Kernel error received: Operation not permitted\n', exitCode: 1 });
+    expect((await rejection(port.restore('-N a --exist nethash\n'))).code).toBe('IPSET_UNAVAILABLE');
+  });
+});
+
+describe('createLinuxPort: netns', () => {
+  it('runs through `ip netns exec NAME ipset …`', async () => {
+    const port = createLinuxPort({ ipsetPath: bin.ipset, ipPath: bin.ip, netns: 'blue' });
+    await bin.behave({ stdout: 'a\n' });
+    expect((await port.listNames()).stdout).toBe('a\n');
+    const { readFile } = await import('node:fs/promises');
+    expect((await readFile(join(bin.dir, 'ip-argv'), 'utf8')).split('\n').slice(0, -1)).toEqual([
+      'netns',
+      'exec',
+      'blue',
+      bin.ipset,
+      'list',
+      '-n',
+    ]);
+    await port.restore('-F a\n');
+    expect((await bin.calls())[1]).toEqual({ argv: ['-exist', 'restore'], stdin: '-F a\n' });
+  });
+
+  it('an unknown namespace is IPSET_UNAVAILABLE naming it and how to create it', async () => {
+    const port = createLinuxPort({ ipsetPath: bin.ipset, ipPath: bin.ip, netns: 'missing' });
+    const error = await rejection(port.save());
+    expect(error.code).toBe('IPSET_UNAVAILABLE');
+    expect(error.message).toBe(
+      'network namespace "missing" cannot be opened (No such file or directory); create it with `ip netns add missing` or fix the netns option',
+    );
+  });
+
+  it('a missing ipset inside the namespace is IPSET_UNAVAILABLE', async () => {
+    const port = createLinuxPort({ ipsetPath: join(bin.dir, 'nope'), ipPath: bin.ip, netns: 'blue' });
+    const error = await rejection(port.save());
+    expect(error.code).toBe('IPSET_UNAVAILABLE');
+    expect(error.message).toContain('was not found inside network namespace "blue"');
+  });
+
+  it('a missing `ip` binary is IPSET_UNAVAILABLE naming iproute2', async () => {
+    const port = createLinuxPort({ ipsetPath: bin.ipset, ipPath: join(bin.dir, 'no-ip'), netns: 'blue' });
+    const error = await rejection(port.save());
+    expect(error.code).toBe('IPSET_UNAVAILABLE');
+    expect(error.message).toContain('install iproute2');
+  });
+});
+
+describe('createLinuxPort: options', () => {
+  it.each([
+    [{ netns: 'a/b' }, 'netns "a/b"'],
+    [{ netns: '' }, 'netns ""'],
+    [{ timeoutMs: 0 }, 'timeoutMs "0"'],
+    [{ timeoutMs: Number.NaN }, 'timeoutMs "NaN"'],
+    [{ ipsetPath: '' }, 'ipsetPath ""'],
+  ])('rejects %o with INVALID_ARGUMENT', (options, quoted) => {
+    let error: unknown;
+    try {
+      createLinuxPort(options);
+    } catch (e) {
+      error = e;
+    }
+    expect(isIpsetsError(error, 'INVALID_ARGUMENT')).toBe(true);
+    expect((error as Error).message).toContain(quoted);
+  });
+});
