@@ -1,0 +1,126 @@
+/**
+ * The NPM set model (spec/azure-npm.md §a.1): set types, their kinds, name prefixes
+ * and kernel create specs.
+ */
+import { IpsetsError, quote } from './errors.js';
+import type { CreateSpec, KernelSetType, SetKind, SetMetadata, SetType } from './types.js';
+
+/** Everything the model knows about one {@link SetType}. */
+export interface SetTypeInfo {
+  readonly type: SetType;
+  /** `set` (hash set of addresses) or `list` (list:set of sets). */
+  readonly kind: SetKind;
+  /** Prefix of the prefixed name (`ns-`, `podlabel-`, `namedport:` …). */
+  readonly prefix: string;
+  /** Tail of the seed's create line after `-N name --exist`. */
+  readonly createSpec: CreateSpec;
+  /** The kernel type `ipset save` prints for sets made with `createSpec`. */
+  readonly kernelType: KernelSetType;
+  /** May carry a selector reference (`canSetBeSelectorIPSet` of the seed). */
+  readonly selectorCapable: boolean;
+}
+
+function info(
+  type: SetType,
+  kind: SetKind,
+  prefix: string,
+  createSpec: CreateSpec,
+  selectorCapable: boolean,
+): SetTypeInfo {
+  return Object.freeze({ type, kind, prefix, createSpec, kernelType: kernelTypeOfSpec(createSpec), selectorCapable });
+}
+
+/** The kernel type (`ipset save` spelling) that a create spec makes. */
+export function kernelTypeOfSpec(spec: CreateSpec): KernelSetType {
+  switch (spec) {
+    case 'setlist':
+      return 'list:set';
+    case 'hash:ip,port':
+      return 'hash:ip,port';
+    case 'nethash':
+    case 'nethash maxelem 4294967295':
+      return 'hash:net';
+  }
+}
+
+const INFO: Readonly<Record<SetType, SetTypeInfo>> = Object.freeze({
+  namespace: info('namespace', 'set', 'ns-', 'nethash', true),
+  keyLabelOfNamespace: info('keyLabelOfNamespace', 'list', 'nslabel-', 'setlist', false),
+  keyValueLabelOfNamespace: info('keyValueLabelOfNamespace', 'list', 'nslabel-', 'setlist', false),
+  keyLabelOfPod: info('keyLabelOfPod', 'set', 'podlabel-', 'nethash', true),
+  keyValueLabelOfPod: info('keyValueLabelOfPod', 'set', 'podlabel-', 'nethash', true),
+  namedPorts: info('namedPorts', 'set', 'namedport:', 'hash:ip,port', false),
+  nestedLabelOfPod: info('nestedLabelOfPod', 'list', 'nestedlabel-', 'setlist', true),
+  cidrBlocks: info('cidrBlocks', 'set', 'cidr-', 'nethash maxelem 4294967295', false),
+  emptyHashSet: info('emptyHashSet', 'set', 'empty-', 'nethash', false),
+});
+
+/** Every set type, in the seed's enum order. */
+export const SET_TYPES: readonly SetType[] = Object.freeze(Object.keys(INFO) as SetType[]);
+
+/** Unprefixed name of the shared empty set (`empty-emptyhashset`). */
+export const EMPTY_SET_NAME = 'emptyhashset';
+
+/** Metadata of the shared empty set that namespace label lists may hold. */
+export const EMPTY_SET: SetMetadata = Object.freeze({ name: EMPTY_SET_NAME, type: 'emptyHashSet' });
+
+/** True when `value` is one of {@link SET_TYPES}. */
+export function isSetType(value: unknown): value is SetType {
+  return typeof value === 'string' && Object.prototype.hasOwnProperty.call(INFO, value);
+}
+
+/** Kind, prefix, create spec, kernel type and selector capability of `type`. Throws `INVALID_SET_TYPE` for an unknown type. */
+export function setTypeInfo(type: SetType): SetTypeInfo {
+  if (!isSetType(type)) {
+    throw new IpsetsError('INVALID_SET_TYPE', `unknown set type ${quote(type)}; expected one of ${SET_TYPES.join(', ')}`, {
+      details: { type },
+    });
+  }
+  return INFO[type];
+}
+
+/**
+ * True when two types may name the same prefixed set: equal types, or the pairs that
+ * share a prefix (`keyLabelOfPod`/`keyValueLabelOfPod`, `keyLabelOfNamespace`/`keyValueLabelOfNamespace`),
+ * which also share kind and create spec.
+ */
+export function sameSetFamily(a: SetType, b: SetType): boolean {
+  if (a === b) return true;
+  const ia = setTypeInfo(a);
+  const ib = setTypeInfo(b);
+  return ia.prefix === ib.prefix && ia.kind === ib.kind && ia.createSpec === ib.createSpec;
+}
+
+// Whitespace and control characters would make names unreadable in reports and
+// ambiguous in logs; they are never part of a Kubernetes name or label.
+// eslint-disable-next-line no-control-regex
+const BAD_NAME_CHARS = /[\s\u0000-\u001f\u007f]/;
+
+/**
+ * Checks an unprefixed set name: a non-empty string without whitespace or control
+ * characters. Throws `INVALID_SET_NAME`. (The kernel never sees it: kernel names are digests.)
+ */
+export function validateSetName(name: unknown): asserts name is string {
+  if (typeof name !== 'string' || name.length === 0 || BAD_NAME_CHARS.test(name)) {
+    throw new IpsetsError(
+      'INVALID_SET_NAME',
+      `invalid set name ${quote(name)}: expected a non-empty string without whitespace or control characters`,
+      { details: { name } },
+    );
+  }
+}
+
+/** Validates `meta` (known type, valid name) and returns it. Throws `INVALID_SET_TYPE` or `INVALID_SET_NAME`. */
+export function validateSetMetadata(meta: SetMetadata): SetMetadata {
+  if (meta === null || typeof meta !== 'object') {
+    throw new IpsetsError('INVALID_ARGUMENT', `expected set metadata { name, type }, got ${quote(meta)}`);
+  }
+  setTypeInfo(meta.type);
+  validateSetName(meta.name);
+  return meta;
+}
+
+/** The prefixed name (the manager's key): type prefix + unprefixed name, e.g. `podlabel-app:web`. */
+export function prefixedName(meta: SetMetadata): string {
+  return setTypeInfo(meta.type).prefix + meta.name;
+}

@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import {
+  EMPTY_SET,
+  SET_TYPES,
+  isSetType,
+  kernelTypeOfSpec,
+  prefixedName,
+  sameSetFamily,
+  setTypeInfo,
+  validateSetMetadata,
+} from '../../src/set-types.js';
+import type { SetType } from '../../src/types.js';
+
+// spec/azure-npm.md §a.1
+const TABLE: ReadonlyArray<[SetType, 'set' | 'list', string, string, string, boolean]> = [
+  ['namespace', 'set', 'ns-', 'nethash', 'hash:net', true],
+  ['keyLabelOfNamespace', 'list', 'nslabel-', 'setlist', 'list:set', false],
+  ['keyValueLabelOfNamespace', 'list', 'nslabel-', 'setlist', 'list:set', false],
+  ['keyLabelOfPod', 'set', 'podlabel-', 'nethash', 'hash:net', true],
+  ['keyValueLabelOfPod', 'set', 'podlabel-', 'nethash', 'hash:net', true],
+  ['namedPorts', 'set', 'namedport:', 'hash:ip,port', 'hash:ip,port', false],
+  ['nestedLabelOfPod', 'list', 'nestedlabel-', 'setlist', 'list:set', true],
+  ['cidrBlocks', 'set', 'cidr-', 'nethash maxelem 4294967295', 'hash:net', false],
+  ['emptyHashSet', 'set', 'empty-', 'nethash', 'hash:net', false],
+];
+
+describe('set types', () => {
+  it('lists every type of the spec in enum order', () => {
+    expect(SET_TYPES).toEqual(TABLE.map((row) => row[0]));
+  });
+
+  it.each(TABLE)('%s: kind %s, prefix %s, spec %s, kernel type %s, selector %s', (type, kind, prefix, spec, kernelType, selector) => {
+    expect(setTypeInfo(type)).toEqual({ type, kind, prefix, createSpec: spec, kernelType, selectorCapable: selector });
+    expect(kernelTypeOfSpec(setTypeInfo(type).createSpec)).toBe(kernelType);
+  });
+
+  it('builds prefixed names by concatenation', () => {
+    expect(prefixedName({ name: 'test', type: 'namespace' })).toBe('ns-test');
+    expect(prefixedName({ name: 'app', type: 'keyLabelOfPod' })).toBe('podlabel-app');
+    expect(prefixedName({ name: 'app:web', type: 'keyValueLabelOfPod' })).toBe('podlabel-app:web');
+    expect(prefixedName({ name: 'http', type: 'namedPorts' })).toBe('namedport:http');
+    expect(prefixedName(EMPTY_SET)).toBe('empty-emptyhashset');
+  });
+
+  it('shared-prefix pairs are one family, other types are not', () => {
+    expect(sameSetFamily('keyLabelOfPod', 'keyValueLabelOfPod')).toBe(true);
+    expect(sameSetFamily('keyLabelOfNamespace', 'keyValueLabelOfNamespace')).toBe(true);
+    expect(sameSetFamily('namespace', 'namespace')).toBe(true);
+    expect(sameSetFamily('namespace', 'keyLabelOfPod')).toBe(false);
+    expect(sameSetFamily('nestedLabelOfPod', 'keyLabelOfNamespace')).toBe(false);
+  });
+
+  it.each([['Namespace'], ['unknown'], [''], [undefined], [1]])('rejects unknown type %j', (type) => {
+    expect(isSetType(type)).toBe(false);
+    expect(() => setTypeInfo(type as SetType)).toThrow(/unknown set type/);
+  });
+
+  it('rejects the prototype keys as types', () => {
+    expect(isSetType('toString')).toBe(false);
+    expect(isSetType('__proto__')).toBe(false);
+  });
+
+  it.each(['', 'a b', 'a\nb', 'tab\there', '\u0000'])('rejects set name %j', (name) => {
+    expect(() => validateSetMetadata({ name, type: 'namespace' })).toThrow(/invalid set name/);
+  });
+
+  it('accepts label-style names', () => {
+    expect(validateSetMetadata({ name: 'app:web', type: 'keyValueLabelOfPod' })).toEqual({ name: 'app:web', type: 'keyValueLabelOfPod' });
+    expect(() => validateSetMetadata({ name: 'k8s.io/role:', type: 'keyValueLabelOfPod' })).not.toThrow();
+  });
+});
