@@ -1,0 +1,61 @@
+/**
+ * The address the agent serves metrics on. Only loopback is accepted: metrics of a
+ * node's firewall state are for the node's own scraper (or a port-forward), never
+ * for the network.
+ */
+import { isIP } from 'node:net';
+import { IpsetsError, quote } from '@ipsets/core';
+
+/** A loopback host and port. */
+export interface ListenAddress {
+  /** `127.x.y.z`, `::1` or `localhost`. */
+  readonly host: string;
+  /** 0 lets the system choose. */
+  readonly port: number;
+}
+
+const EXPECTED = 'expected a loopback address and port like 127.0.0.1:9464, [::1]:9464 or localhost:9464';
+
+/** True for 127.0.0.0/8, ::1 and `localhost`. */
+export function isLoopbackHost(host: string): boolean {
+  if (host === 'localhost') return true;
+  if (isIP(host) === 4) return host.split('.')[0] === '127';
+  if (isIP(host) === 6) return host === '::1' || /^(0{0,4}:){7}0{0,3}1$/.test(host);
+  return false;
+}
+
+/**
+ * Parses `HOST:PORT` (IPv6 in brackets). A bare port means 127.0.0.1.
+ *
+ * @throws IpsetsError `INVALID_ARGUMENT` for malformed text or a host that is not loopback.
+ */
+export function parseListenAddress(text: string): ListenAddress {
+  let host: string;
+  let portText: string;
+  const bracket = /^\[([^\]]+)\]:(\d+)$/.exec(text);
+  if (bracket) {
+    host = bracket[1]!;
+    portText = bracket[2]!;
+  } else if (/^\d+$/.test(text)) {
+    host = '127.0.0.1';
+    portText = text;
+  } else {
+    const colon = text.lastIndexOf(':');
+    if (colon <= 0 || text.indexOf(':') !== colon) {
+      throw new IpsetsError('INVALID_ARGUMENT', `metrics address ${quote(text)} has no port; ${EXPECTED}`);
+    }
+    host = text.slice(0, colon);
+    portText = text.slice(colon + 1);
+  }
+  const port = Number(portText);
+  if (!/^\d{1,5}$/.test(portText) || port > 65535) {
+    throw new IpsetsError('INVALID_ARGUMENT', `metrics port ${quote(portText)} in ${quote(text)} is not 0-65535; ${EXPECTED}`);
+  }
+  if (!isLoopbackHost(host)) {
+    throw new IpsetsError(
+      'INVALID_ARGUMENT',
+      `metrics address ${quote(text)} is not loopback; ${EXPECTED} (metrics are served to this node only; use a port-forward or a local scraper)`,
+    );
+  }
+  return { host, port };
+}

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { isIpsetsError } from '@ipsets/core';
+import { isLoopbackHost, parseListenAddress } from '../../src/listen-address.js';
+
+describe('parseListenAddress', () => {
+  it.each([
+    ['127.0.0.1:9464', { host: '127.0.0.1', port: 9464 }],
+    ['127.1.2.3:0', { host: '127.1.2.3', port: 0 }],
+    ['localhost:80', { host: 'localhost', port: 80 }],
+    ['[::1]:9464', { host: '::1', port: 9464 }],
+    ['9464', { host: '127.0.0.1', port: 9464 }],
+  ])('accepts %s', (text, expected) => {
+    expect(parseListenAddress(text)).toEqual(expected);
+  });
+
+  it.each(['0.0.0.0:9464', '10.0.0.1:9464', '[::]:9464', 'example.com:80', '192.168.1.1:1'])('refuses non-loopback %s', (text) => {
+    expect(() => parseListenAddress(text)).toThrow(/is not loopback/);
+  });
+
+  it.each(['127.0.0.1', '127.0.0.1:', '127.0.0.1:65536', '127.0.0.1:http', ':9464', '::1:9464'])('refuses malformed %s', (text) => {
+    let error: unknown;
+    try {
+      parseListenAddress(text);
+    } catch (e) {
+      error = e;
+    }
+    expect(isIpsetsError(error, 'INVALID_ARGUMENT')).toBe(true);
+    expect((error as Error).message).toContain(JSON.stringify(text));
+  });
+});
+
+describe('isLoopbackHost', () => {
+  it('knows 127/8, ::1 and localhost only', () => {
+    expect(isLoopbackHost('127.255.0.1')).toBe(true);
+    expect(isLoopbackHost('0:0:0:0:0:0:0:1')).toBe(true);
+    expect(isLoopbackHost('128.0.0.1')).toBe(false);
+    expect(isLoopbackHost('localhost.example.com')).toBe(false);
+    expect(isLoopbackHost('::ffff:127.0.0.1')).toBe(false);
+  });
+});
