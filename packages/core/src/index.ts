@@ -22,5 +22,6 @@ export {
   validateSetName,
 } from './members.js';
 export type { MemberKind } from './members.js';
+export { renderLine, renderRestore } from './render.js';
 
 // --- recovery: sessions, reconcile/reset plans, drivers ---
