@@ -1,0 +1,85 @@
+/**
+ * The two restore plans of a reset (DESIGN §3.7, spec/azure-npm.md §f, §d.3): flush
+ * every owned set, then — after reading which sets are still referenced — destroy the
+ * rest. Error handlers follow the seed's reset handlers (§e.1), with outcomes instead
+ * of callbacks.
+ */
+import { IpsetsError, quote } from './errors.js';
+import type { ErrorHandler, PlanLine, PlanNote, RestorePlan } from './types.js';
+
+/** Section id of a reset line, as the seed writes it (`delete-<name>`). */
+function resetSection(name: string): string {
+  return `delete-${name}`;
+}
+
+function frozen(handlers: ErrorHandler[]): readonly ErrorHandler[] {
+  return Object.freeze(handlers.map((h) => Object.freeze(h)));
+}
+
+/** Handlers of a reset `-F` line: a set that is gone needs no flush; anything else leaves it unflushed. */
+export const RESET_FLUSH_HANDLERS: readonly ErrorHandler[] = frozen([
+  { when: 'set-missing', then: 'skip-line', report: 'ignorable' },
+  { when: 'any', then: 'skip-line', report: 'not-converged' },
+]);
+
+/** Handlers of a reset `-X` line: referenced sets stay (reported), gone sets are fine, anything else failed. */
+export const RESET_DESTROY_HANDLERS: readonly ErrorHandler[] = frozen([
+  { when: 'set-in-use', then: 'skip-line', report: 'in-use' },
+  { when: 'set-missing', then: 'skip-line', report: 'ignorable' },
+  { when: 'any', then: 'skip-line', report: 'not-converged' },
+]);
+
+function unique(names: Iterable<string>): string[] {
+  return [...new Set(names)];
+}
+
+/**
+ * The flush plan of a reset: `-F <name>` for each name, in the order given
+ * (duplicates dropped). Every name must start with `owner`: this is the guard that
+ * keeps a reset from ever touching a set it does not own (the seed's substring
+ * `grep azure-npm-` flushed names that merely contain the prefix, §g.2.12).
+ *
+ * @throws IpsetsError `INVALID_ARGUMENT` for an empty owner or a name that does not start with it.
+ */
+export function planResetFlush(names: Iterable<string>, owner: string): RestorePlan {
+  if (typeof owner !== 'string' || owner === '') {
+    throw new IpsetsError('INVALID_ARGUMENT', `Invalid owner prefix ${quote(owner)}; expected a non-empty string such as "azure-npm-".`);
+  }
+  const lines: PlanLine[] = [];
+  for (const name of unique(names)) {
+    if (!name.startsWith(owner)) {
+      throw new IpsetsError(
+        'INVALID_ARGUMENT',
+        `Set ${quote(name)} does not start with the owner prefix ${quote(owner)}; a reset only flushes owned sets.`,
+        { details: { name, owner } },
+      );
+    }
+    lines.push({ op: 'flush', set: name, section: resetSection(name), onError: RESET_FLUSH_HANDLERS });
+  }
+  return { lines };
+}
+
+/**
+ * The destroy plan of a reset: `-X <name>` for each name that is not in `leaked`, in
+ * the order given. Leaked names (still referenced after the flush, e.g. by an
+ * iptables rule or a leaked kernel reference count) get no line — destroying them
+ * would fail and, in the seed, burn one of its five tries each (issue #2997) — but a
+ * `referenced-not-destroyed` note, so the report lists them as in use.
+ */
+export function planResetDestroy(names: Iterable<string>, leaked: Iterable<string> = []): RestorePlan {
+  const held = new Set(leaked);
+  const lines: PlanLine[] = [];
+  const notes: PlanNote[] = [];
+  for (const name of unique(names)) {
+    if (held.has(name)) {
+      notes.push({
+        set: name,
+        kind: 'referenced-not-destroyed',
+        message: `set ${quote(name)} is still referenced after the flush; it is left in the kernel (empty)`,
+      });
+      continue;
+    }
+    lines.push({ op: 'destroy', set: name, section: resetSection(name), onError: RESET_DESTROY_HANDLERS });
+  }
+  return notes.length > 0 ? { lines, notes } : { lines };
+}

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { isIpsetsError } from '../../src/errors.js';
+import { RESET_DESTROY_HANDLERS, RESET_FLUSH_HANDLERS, planResetDestroy, planResetFlush } from '../../src/plan-reset.js';
+import { renderRestore } from '../../src/render.js';
+
+const OWNER = 'azure-npm-';
+
+describe('planResetFlush', () => {
+  it('flushes each owned name once, in order, section delete-<name>, with the seed reset -F handlers', () => {
+    const plan = planResetFlush(['azure-npm-1', 'azure-npm-2', 'azure-npm-1'], OWNER);
+    expect(renderRestore(plan)).toBe('-F azure-npm-1\n-F azure-npm-2\n');
+    expect(plan.lines.map((l) => l.section)).toEqual(['delete-azure-npm-1', 'delete-azure-npm-2']);
+    // spec §e.1 reset -F: doesn't-exist → continue (ignorable); any → continue (a failure).
+    expect(plan.lines[0]!.onError).toEqual([
+      { when: 'set-missing', then: 'skip-line', report: 'ignorable' },
+      { when: 'any', then: 'skip-line', report: 'not-converged' },
+    ]);
+    expect(plan.lines[0]!.onError).toBe(RESET_FLUSH_HANDLERS);
+  });
+
+  it('fixes §g.2.12: refuses a name that only contains the owner prefix (the seed grep matched substrings)', () => {
+    let error: unknown;
+    try {
+      planResetFlush(['azure-npm-1', 'my-azure-npm-set'], OWNER);
+    } catch (e) {
+      error = e;
+    }
+    expect(isIpsetsError(error, 'INVALID_ARGUMENT')).toBe(true);
+    expect((error as Error).message).toContain('"my-azure-npm-set"');
+  });
+
+  it('refuses an empty owner (it would own every set)', () => {
+    expect(() => planResetFlush(['x'], '')).toThrow(/owner prefix/);
+  });
+
+  it('gives an empty plan for no names', () => {
+    expect(planResetFlush([], OWNER)).toEqual({ lines: [] });
+  });
+});
+
+describe('planResetDestroy', () => {
+  it('destroys every name but the leaked ones, with the seed reset -X handlers', () => {
+    const plan = planResetDestroy(['azure-npm-1', 'azure-npm-2', 'azure-npm-3'], ['azure-npm-2']);
+    expect(renderRestore(plan)).toBe('-X azure-npm-1\n-X azure-npm-3\n');
+    // spec §e.1 reset -X: in-use → continue (a failure: here, in use); doesn't-exist → continue; any → failure.
+    expect(plan.lines[0]!.onError).toEqual([
+      { when: 'set-in-use', then: 'skip-line', report: 'in-use' },
+      { when: 'set-missing', then: 'skip-line', report: 'ignorable' },
+      { when: 'any', then: 'skip-line', report: 'not-converged' },
+    ]);
+    expect(plan.lines[1]!.onError).toBe(RESET_DESTROY_HANDLERS);
+    expect(plan.notes).toEqual([expect.objectContaining({ set: 'azure-npm-2', kind: 'referenced-not-destroyed' })]);
+  });
+
+  it('has no notes when nothing leaked', () => {
+    expect(planResetDestroy(['azure-npm-1'])).toEqual({
+      lines: [{ op: 'destroy', set: 'azure-npm-1', section: 'delete-azure-npm-1', onError: RESET_DESTROY_HANDLERS }],
+    });
+  });
+});
