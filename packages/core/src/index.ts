@@ -23,5 +23,7 @@ export {
 } from './members.js';
 export type { MemberKind } from './members.js';
 export { renderLine, renderRestore } from './render.js';
+export { classifyIpsetError } from './classify.js';
+export type { ClassifyOp, ClassifyOptions } from './classify.js';
 
 // --- recovery: sessions, reconcile/reset plans, drivers ---
