@@ -1,0 +1,393 @@
+/**
+ * Reconcile planning (DESIGN §3.4, beyond the seed): compare every owned kernel set
+ * with a desired state and plan the restore lines that make the kernel equal to it.
+ *
+ * Rules, all decided from the snapshot (`ipset save`) and the headers (`ipset list -t`):
+ *
+ * - **Ownership.** A kernel set is owned when its name starts with `desired.owner`.
+ *   Foreign sets get no line, ever; a desired set that is not owned is refused.
+ * - **Missing** desired sets are created, then filled.
+ * - **Drift** of a desired set that exists with a compatible type is repaired: members
+ *   to delete, then members to add. Members compare canonically (the kernel's save
+ *   output is canonical; desired members are canonicalised here). A member and the
+ *   same member with ` nomatch` are one kernel entry: switching the flag is a delete
+ *   then an add. list:set members compare as a set (their order is not reconciled).
+ * - **Undesired** owned sets are destroyed when nothing outside this plan references
+ *   them. References come from the headers; references held by owned lists that this
+ *   plan empties or destroys do not count. A set that stays referenced is left exactly
+ *   as it is — not flushed: emptying a set an iptables rule still matches changes
+ *   traffic (the seed's flush-then-destroy hazard, spec §g.2.4) — and gets a
+ *   `referenced-not-destroyed` note (reported as in use).
+ *   Undesired sets are destroyed without a flush: destroying a list releases its
+ *   members just as flushing it does, and if a destroy is refused because a reference
+ *   appeared meanwhile, the set keeps its members instead of matching nothing.
+ * - **Type conflicts** (kernel type, family, maxelem, timeout, netmask, extensions or
+ *   list size differ from what `-N name --exist <spec>` would create; such a create
+ *   fails with "set with the same name already exists"): destroyed and recreated when
+ *   unreferenced (`type-conflict-recreated`), otherwise left alone and reported
+ *   (`type-conflict-referenced`, counted as not converged by the session's report).
+ *
+ * Line order: (B) deletes from kept lists, (C) destroys of lists (undesired or to be
+ * recreated), (D) destroys of hash sets to be recreated, (E) creates, (F) hash-set
+ * member deletes then adds, (G) list adds, (H) destroys of undesired hash sets. So a
+ * list releases a member before that member is destroyed, every list member exists
+ * before a list adds it, and the planned order is deterministic: desired sets in
+ * desired order, kernel sets in snapshot order, members in desired or snapshot order.
+ */
+import { IpsetsError, quote } from './errors.js';
+import { canonicalMember, entryKey, validateSetName } from './members.js';
+import { kernelTypeOfSpec } from './set-types.js';
+import type {
+  CreateSpec,
+  DesiredSet,
+  DesiredState,
+  ErrorHandler,
+  PlanLine,
+  PlanNote,
+  RestorePlan,
+  SavedSet,
+  SaveSnapshot,
+  SetHeader,
+} from './types.js';
+
+/** Options of {@link planReconcile}. */
+export interface PlanReconcileOptions {
+  /**
+   * Destroy and recreate an unreferenced set whose kernel type conflicts with the
+   * desired spec (default `true`). With `false`, every conflict is only reported.
+   */
+  recreateTypeConflicts?: boolean;
+}
+
+const CREATE_SPECS: ReadonlySet<string> = new Set<CreateSpec>([
+  'nethash',
+  'hash:ip,port',
+  'setlist',
+  'nethash maxelem 4294967295',
+]);
+
+const DEFAULT_MAXELEM = '65536';
+const DEFAULT_LIST_SIZE = '8';
+
+function freeze(handlers: ErrorHandler[]): readonly ErrorHandler[] {
+  return Object.freeze(handlers.map((h) => Object.freeze(h)));
+}
+
+// Handlers follow the seed's apply handlers (spec §e.1), with outcomes.
+const CREATE_HANDLERS = freeze([
+  { when: 'set-exists', then: 'skip-section', report: 'not-converged' },
+  { when: 'any', then: 'skip-section', report: 'not-converged' },
+]);
+const ADD_HANDLERS = freeze([{ when: 'any', then: 'skip-line', report: 'not-converged' }]);
+const LIST_ADD_HANDLERS = freeze([
+  { when: 'member-set-missing', then: 'skip-line', report: 'not-converged' },
+  { when: 'any', then: 'skip-line', report: 'not-converged' },
+]);
+const DEL_HANDLERS = freeze([{ when: 'any', then: 'skip-line', report: 'not-converged' }]);
+const DESTROY_HANDLERS = freeze([
+  { when: 'set-in-use', then: 'skip-line', report: 'in-use' },
+  { when: 'set-missing', then: 'skip-line', report: 'ignorable' },
+  { when: 'any', then: 'skip-line', report: 'not-converged' },
+]);
+// Destroying a conflicting set before recreating it: if the destroy is refused, its
+// create would fail too, so the whole section goes; if the set is already gone, fine.
+const RECREATE_DESTROY_HANDLERS = freeze([
+  { when: 'set-missing', then: 'skip-line', report: 'ignorable' },
+  { when: 'any', then: 'skip-section', report: 'not-converged' },
+]);
+
+const updateSection = (name: string): string => `add/update-${name}`;
+const deleteSection = (name: string): string => `delete-${name}`;
+
+/** A desired set, validated, with canonical members keyed by kernel entry. */
+interface Wanted {
+  readonly set: DesiredSet;
+  readonly list: boolean;
+  /** entry key → canonical member (for lists: name → name), in desired order. */
+  readonly entries: Map<string, string>;
+}
+
+type Fate = 'keep' | 'destroy' | 'stay' | 'recreate' | 'conflict-stay';
+
+function invalid(message: string, details: Record<string, unknown>): IpsetsError {
+  return new IpsetsError('INVALID_INPUT', message, { details });
+}
+
+function validateDesired(desired: DesiredState): Map<string, Wanted> {
+  const owner = desired?.owner;
+  if (typeof owner !== 'string' || owner === '') {
+    throw new IpsetsError(
+      'INVALID_ARGUMENT',
+      `Invalid owner prefix ${quote(owner)}; expected a non-empty string such as "azure-npm-" (an empty owner would own every set).`,
+    );
+  }
+  const wanted = new Map<string, Wanted>();
+  for (const set of desired.sets) {
+    const name = validateSetName(set.name);
+    if (!name.startsWith(owner)) {
+      throw invalid(`Desired set ${quote(name)} does not start with the owner prefix ${quote(owner)}; only owned sets can be reconciled.`, {
+        set: name,
+        owner,
+      });
+    }
+    if (wanted.has(name)) throw invalid(`Desired set ${quote(name)} is listed twice; expected each kernel name once.`, { set: name });
+    if (!CREATE_SPECS.has(set.spec)) {
+      throw invalid(`Desired set ${quote(name)} has spec ${quote(set.spec)}; expected one of ${[...CREATE_SPECS].join(', ')}.`, {
+        set: name,
+        spec: set.spec,
+      });
+    }
+    const kernelType = kernelTypeOfSpec(set.spec);
+    const list = kernelType === 'list:set';
+    const entries = new Map<string, string>();
+    for (const raw of set.members) {
+      const member = list ? validateSetName(raw) : canonicalMember(kernelType, raw);
+      const key = list ? member : entryKey(member);
+      const seen = entries.get(key);
+      if (seen !== undefined && seen !== member) {
+        throw invalid(
+          `Desired set ${quote(name)} holds both ${quote(seen)} and ${quote(member)}; they are one kernel entry, expected only one of them.`,
+          { set: name, members: [seen, member] },
+        );
+      }
+      entries.set(key, member);
+    }
+    wanted.set(name, { set, list, entries });
+  }
+  return wanted;
+}
+
+/** Parses a save create-line tail (`family inet hashsize 1024 maxelem 65536 …`) into options. */
+function parseOptions(options: string): Map<string, string> {
+  const valued = new Set(['family', 'hashsize', 'maxelem', 'netmask', 'timeout', 'bucketsize', 'initval', 'size', 'markmask']);
+  const out = new Map<string, string>();
+  const tokens = options.split(/\s+/).filter((t) => t !== '');
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i]!;
+    if (valued.has(t) && i + 1 < tokens.length) out.set(t, tokens[++i]!);
+    else out.set(t, '');
+  }
+  return out;
+}
+
+/**
+ * Why `-N name --exist <spec>` would fail on `saved` (or create a set the desired
+ * members do not fit), or `undefined` when the kernel set is compatible
+ * (spec/ipset-semantics.md §2.6: hashsize is not compared, the rest is).
+ */
+function conflictOf(saved: SavedSet, spec: CreateSpec): string | undefined {
+  const type = kernelTypeOfSpec(spec);
+  if (saved.type !== type) return `kernel type ${quote(saved.type)} differs from ${quote(type)} (spec ${quote(spec)})`;
+  const opts = parseOptions(saved.options);
+  for (const extra of ['timeout', 'netmask', 'markmask', 'counters', 'comment', 'skbinfo']) {
+    if (opts.has(extra)) return `kernel set has ${quote(extra)}, which spec ${quote(spec)} does not create`;
+  }
+  if (type === 'list:set') {
+    const size = opts.get('size') ?? DEFAULT_LIST_SIZE;
+    if (size !== DEFAULT_LIST_SIZE) return `kernel list size ${size} differs from ${DEFAULT_LIST_SIZE}`;
+    return undefined;
+  }
+  const family = opts.get('family') ?? 'inet';
+  if (family !== 'inet') return `kernel family ${quote(family)} differs from "inet"`;
+  const maxelem = opts.get('maxelem') ?? DEFAULT_MAXELEM;
+  const wantedMaxelem = /maxelem (\d+)/.exec(spec)?.[1] ?? DEFAULT_MAXELEM;
+  if (maxelem !== wantedMaxelem) return `kernel maxelem ${maxelem} differs from ${wantedMaxelem}`;
+  return undefined;
+}
+
+/**
+ * Plans the restore lines that make the owned part of the kernel (`snapshot`, with
+ * references from `headers`) equal to `desired` (see the module documentation).
+ * Decisions that are not lines are in `plan.notes`.
+ *
+ * @throws IpsetsError `INVALID_ARGUMENT` for an empty owner; `INVALID_INPUT` for a
+ *   desired set that is not owned, listed twice, has an unknown spec or contradictory
+ *   members; `INVALID_MEMBER` / `INVALID_SET_NAME` for a member that does not fit its set.
+ */
+export function planReconcile(
+  desired: DesiredState,
+  snapshot: SaveSnapshot,
+  headers: readonly SetHeader[],
+  options: PlanReconcileOptions = {},
+): RestorePlan {
+  const recreate = options.recreateTypeConflicts ?? true;
+  const wanted = validateDesired(desired);
+  const owner = desired.owner;
+
+  const kernel = new Map<string, SavedSet>();
+  for (const s of snapshot.sets) if (s.name.startsWith(owner) && !kernel.has(s.name)) kernel.set(s.name, s);
+  const refs = new Map<string, number>();
+  for (const h of headers) if (!refs.has(h.name)) refs.set(h.name, h.references);
+
+  // Owned kernel lists holding each set: references this plan may release.
+  const holders = new Map<string, string[]>();
+  for (const s of kernel.values()) {
+    if (s.type !== 'list:set') continue;
+    for (const m of s.members) {
+      const h = holders.get(m);
+      if (h === undefined) holders.set(m, [s.name]);
+      else if (!h.includes(s.name)) h.push(s.name);
+    }
+  }
+
+  const notes: PlanNote[] = [];
+  const fate = new Map<string, Fate>();
+  const conflicts = new Map<string, string>();
+
+  /** References from outside the owned lists, or `undefined` when the headers do not know the set. */
+  const external = (name: string): number | undefined => {
+    const r = refs.get(name);
+    return r === undefined ? undefined : Math.max(0, r - (holders.get(name)?.length ?? 0));
+  };
+
+  // Lists first: lists cannot hold lists, so their fate depends on their own references only.
+  const decide = (s: SavedSet, released: boolean): void => {
+    const w = wanted.get(s.name);
+    const conflict = w === undefined ? undefined : conflictOf(s, w.set.spec);
+    if (conflict !== undefined) conflicts.set(s.name, conflict);
+    if (w !== undefined && conflict === undefined) {
+      fate.set(s.name, 'keep');
+      return;
+    }
+    const ext = external(s.name);
+    const free = ext === 0 && released;
+    const why =
+      ext === undefined
+        ? 'its references are unknown (it is missing from the list -t output)'
+        : ext > 0
+          ? `it has ${ext} reference(s) from outside this plan (iptables rules or foreign lists)`
+          : 'an owned list that stays keeps it as a member';
+    if (w === undefined) {
+      fate.set(s.name, free ? 'destroy' : 'stay');
+      if (!free) {
+        notes.push({
+          set: s.name,
+          kind: 'referenced-not-destroyed',
+          message: `set ${quote(s.name)} is no longer desired but is not destroyed: ${why}; left unchanged`,
+        });
+      }
+      return;
+    }
+    if (free && recreate) {
+      fate.set(s.name, 'recreate');
+      notes.push({
+        set: s.name,
+        kind: 'type-conflict-recreated',
+        message: `set ${quote(s.name)}: ${conflict}; destroyed and recreated`,
+      });
+    } else {
+      fate.set(s.name, 'conflict-stay');
+      notes.push({
+        set: s.name,
+        kind: 'type-conflict-referenced',
+        message: `set ${quote(s.name)}: ${conflict}; not recreated because ${recreate ? why : 'recreating type conflicts is disabled'}`,
+      });
+    }
+  };
+
+  for (const s of kernel.values()) if (s.type === 'list:set') decide(s, true);
+  for (const s of kernel.values()) {
+    if (s.type === 'list:set') continue;
+    const undesired = !wanted.has(s.name);
+    // Every owned list holding the set must let go of it within this plan.
+    const released = (holders.get(s.name) ?? []).every((l) => {
+      const f = fate.get(l);
+      if (f === 'destroy' || f === 'recreate') return true;
+      if (f !== 'keep') return false;
+      // A kept list deletes members it should not hold; a desired member it holds is
+      // deleted and re-added only around a recreate (never for an undesired set).
+      return !wanted.get(l)!.entries.has(s.name) || !undesired;
+    });
+    decide(s, released);
+  }
+
+  const lines: PlanLine[] = [];
+  const line = (l: PlanLine): void => {
+    lines.push(l);
+  };
+
+  // (B) Kept lists let go of members they should not hold and of members to be recreated.
+  const listAfter = new Map<string, Set<string>>();
+  for (const s of kernel.values()) {
+    if (s.type !== 'list:set' || fate.get(s.name) !== 'keep') continue;
+    const w = wanted.get(s.name)!;
+    const after = new Set<string>();
+    for (const m of s.members) {
+      if (after.has(m)) continue;
+      if (!w.entries.has(m) || fate.get(m) === 'recreate') {
+        line({ op: 'del', set: s.name, member: m, section: updateSection(s.name), onError: DEL_HANDLERS });
+      } else {
+        after.add(m);
+      }
+    }
+    listAfter.set(s.name, after);
+  }
+
+  // (C) Lists go before hash sets so that destroyed lists release their members.
+  for (const s of kernel.values()) {
+    if (s.type !== 'list:set') continue;
+    const f = fate.get(s.name);
+    if (f === 'destroy') line({ op: 'destroy', set: s.name, section: deleteSection(s.name), onError: DESTROY_HANDLERS });
+    if (f === 'recreate') line({ op: 'destroy', set: s.name, section: updateSection(s.name), onError: RECREATE_DESTROY_HANDLERS });
+  }
+  // (D)
+  for (const s of kernel.values()) {
+    if (s.type !== 'list:set' && fate.get(s.name) === 'recreate') {
+      line({ op: 'destroy', set: s.name, section: updateSection(s.name), onError: RECREATE_DESTROY_HANDLERS });
+    }
+  }
+
+  // (E) Creates: every member a list adds in (G) exists by then.
+  for (const [name, w] of wanted) {
+    const f = fate.get(name);
+    if (f === undefined || f === 'recreate') {
+      line({ op: 'create', set: name, spec: w.set.spec, section: updateSection(name), onError: CREATE_HANDLERS });
+    }
+  }
+
+  // (F) Hash sets: deletes, then adds.
+  for (const [name, w] of wanted) {
+    if (w.list) continue;
+    const f = fate.get(name);
+    if (f === 'conflict-stay') continue;
+    const section = updateSection(name);
+    const have = new Map<string, string>();
+    if (f === 'keep') {
+      for (const m of kernel.get(name)!.members) {
+        const key = entryKey(m);
+        const want = w.entries.get(key);
+        if (want !== m) {
+          // Not desired, or its nomatch flag switches: delete (and add back below).
+          line({ op: 'del', set: name, member: m, section, onError: DEL_HANDLERS });
+        } else {
+          have.set(key, m);
+        }
+      }
+    }
+    for (const [key, m] of w.entries) {
+      if (!have.has(key)) line({ op: 'add', set: name, member: m, section, onError: ADD_HANDLERS });
+    }
+  }
+
+  // (G) List adds.
+  for (const [name, w] of wanted) {
+    if (!w.list || fate.get(name) === 'conflict-stay') continue;
+    const after = listAfter.get(name) ?? new Set<string>();
+    for (const m of w.entries.values()) {
+      if (!after.has(m)) line({ op: 'add', set: name, member: m, section: updateSection(name), onError: LIST_ADD_HANDLERS });
+    }
+  }
+
+  // (H) Undesired hash sets, released above.
+  for (const s of kernel.values()) {
+    if (s.type !== 'list:set' && fate.get(s.name) === 'destroy') {
+      line({ op: 'destroy', set: s.name, section: deleteSection(s.name), onError: DESTROY_HANDLERS });
+    }
+  }
+
+  for (const p of snapshot.problems) {
+    notes.push({ set: '', kind: 'info', message: `ipset save line ${p.line} was not understood (${p.reason}): ${quote(p.text)}` });
+  }
+
+  return notes.length > 0 ? { lines, notes } : { lines };
+}
