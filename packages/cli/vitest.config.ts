@@ -1,4 +1,10 @@
 import { defineProject } from 'vitest/config';
 import { sharedTestConfig } from '../../vitest.shared.js';
 
-export default defineProject(sharedTestConfig(import.meta.url));
+const shared = sharedTestConfig(import.meta.url);
+
+// The end-to-end tests run the built binary: build it (and the packages it imports) first when stale.
+export default defineProject({
+  ...shared,
+  test: { ...shared.test, globalSetup: ['./test/helpers/build.ts'] },
+});

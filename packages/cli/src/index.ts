@@ -1,5 +1,59 @@
 /**
- * @ipsets/cli — the `ipsets` command.
+ * @ipsets/cli — the `ipsets` command. The programmatic surface is what the command
+ * is built from: the desired-state file, kernel choice, output formatting and
+ * `runCli` itself.
  *
  * @packageDocumentation
  */
+
+// --- the command line ---
+export { createProgram, cliVersion, parseDuration, runCli } from './program.js';
+export { EXIT, processIo, reportError } from './cli-io.js';
+export type { CliIo, OutStream } from './cli-io.js';
+
+// --- the desired-state file ---
+export {
+  DEFAULT_FILE_OWNER,
+  MAX_SET_NAME_LENGTH,
+  buildManager,
+  desiredFileError,
+  desiredStateOf,
+  formatPath,
+  formatProblem,
+  loadDesiredFile,
+  parseDesiredText,
+  validateDesiredDocument,
+} from './desired-file.js';
+export type { DesiredFile, DesiredFileSet, FileProblem, ParseDesiredOptions } from './desired-file.js';
+
+// --- kernels ---
+export { DEFAULT_STATE_FILE, loadFakeKernel, openKernel, saveFakeKernel, withProgress } from './kernel.js';
+export type { KernelHandle, KernelOptions, ProgressStream } from './kernel.js';
+
+// --- output ---
+export {
+  diffFromPlan,
+  formatApplyReport,
+  formatBytes,
+  formatCount,
+  formatDiff,
+  formatDuration,
+  formatPlanCounts,
+  formatResetReport,
+  headLines,
+  labelsOf,
+  planToJson,
+  reportToJson,
+} from './format.js';
+export type { FormatDiffOptions, FormatReportOptions, PlanLineJson, SetDiff } from './format.js';
+export { colorEnabled, createStyle } from './style.js';
+export type { Style, TtyLike } from './style.js';
+export { isLoopbackHost, parseListenAddress } from './listen-address.js';
+export type { ListenAddress } from './listen-address.js';
+
+// --- commands ---
+export { createFileAgentMetrics, serveMetrics } from './commands/agent.js';
+export type { AgentCommandOptions, FileAgentMetrics } from './commands/agent.js';
+export { filterOwnedSave } from './commands/save.js';
+export { runDemo } from './commands/demo.js';
+export type { DemoOptions, DemoResult } from './commands/demo.js';

@@ -1,0 +1,46 @@
+/**
+ * CLI bench: the costs a user pays before any kernel work — reading and validating a
+ * desired-state file, building the manager, planning and rendering — for the
+ * node-sized example and a generated 200,000-member file.
+ *
+ *   node --expose-gc --import tsx bench/run.ts
+ */
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { planReconcile, renderRestore } from '@ipsets/core';
+import { buildManager, parseDesiredText } from '../src/desired-file.js';
+
+function time<T>(label: string, fn: () => T): T {
+  (globalThis as { gc?: () => void }).gc?.();
+  const start = performance.now();
+  const result = fn();
+  console.log(`${label.padEnd(44)} ${(performance.now() - start).toFixed(1).padStart(9)} ms`);
+  return result;
+}
+
+function bigFile(members: number): string {
+  const sets: { type: string; name: string; members: string[] }[] = [];
+  for (let s = 0; s < members / 1000; s++) {
+    const list: string[] = [];
+    for (let i = 0; i < 1000; i++) {
+      const n = s * 1000 + i;
+      list.push(`10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`);
+    }
+    sets.push({ type: 'keyValueLabelOfPod', name: `app:bench-${s}`, members: list });
+  }
+  return JSON.stringify({ sets });
+}
+
+const nodeText = await readFile(fileURLToPath(new URL('../../../examples/node.json', import.meta.url)), 'utf8');
+for (const [name, text, format] of [
+  ['examples/node.json', nodeText, 'json'],
+  ['generated 200k members (JSON)', bigFile(200_000), 'json'],
+] as const) {
+  console.log(`\n${name}: ${(text.length / 1024).toFixed(0)} KiB`);
+  const file = time('parse + validate (zod, canonicalMember)', () => parseDesiredText(text, { format }));
+  const manager = time('build the manager (createIPSets, addToSets…)', () => buildManager(file));
+  const desired = time('desiredState()', () => manager.desiredState());
+  const plan = time('planReconcile against an empty kernel', () => planReconcile(desired, { sets: [], problems: [] }, []));
+  const restore = time('renderRestore', () => renderRestore(plan));
+  console.log(`${'lines / bytes'.padEnd(44)} ${plan.lines.length} / ${restore.length}`);
+}

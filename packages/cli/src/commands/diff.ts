@@ -1,0 +1,53 @@
+/**
+ * `ipsets diff FILE`: per set, the members to add and remove to make the chosen
+ * kernel equal to the file (what `apply` would change). Changes nothing.
+ */
+import { resolve } from 'node:path';
+import { IpsetsError, parseListHeaders, parseSave, planReconcile } from '@ipsets/core';
+import type { IpsetPort, SaveSnapshot, SetHeader } from '@ipsets/core';
+import { EXIT, stdoutStyle } from '../cli-io.js';
+import type { CliIo } from '../cli-io.js';
+import { desiredStateOf, loadDesiredFile } from '../desired-file.js';
+import { diffFromPlan, formatDiff } from '../format.js';
+import { openKernel } from '../kernel.js';
+import type { KernelOptions } from '../kernel.js';
+
+/** Options of {@link diffCommand}. */
+export interface DiffCommandOptions extends KernelOptions {
+  /** Members shown per set and direction (default: all). */
+  limit?: number;
+  /** Exit 1 when there are differences (like `git diff --exit-code`). */
+  exitCode?: boolean;
+}
+
+/** Reads the kernel's save and headers through a port. */
+export async function readKernel(port: IpsetPort): Promise<{ snapshot: SaveSnapshot; headers: SetHeader[] }> {
+  const saved = await port.save();
+  if (saved.exitCode !== 0) {
+    throw new IpsetsError('KERNEL_READ_FAILED', `ipset save failed (exit ${saved.exitCode}): ${saved.stderr.trim()}`);
+  }
+  const listed = await port.listHeaders();
+  if (listed.exitCode !== 0) {
+    throw new IpsetsError('KERNEL_READ_FAILED', `ipset list -t failed (exit ${listed.exitCode}): ${listed.stderr.trim()}`);
+  }
+  return { snapshot: parseSave(saved.stdout), headers: parseListHeaders(listed.stdout) };
+}
+
+/** Runs `ipsets diff`; returns the exit code. */
+export async function diffCommand(file: string, options: DiffCommandOptions, io: CliIo): Promise<number> {
+  const desiredFile = await loadDesiredFile(resolve(io.cwd, file));
+  const desired = desiredStateOf(desiredFile);
+  const kernel = await openKernel(options, io.cwd);
+  const { snapshot, headers } = await readKernel(kernel.port);
+  const plan = planReconcile(desired, snapshot, headers);
+  const diffs = diffFromPlan(plan, snapshot, desired);
+  io.stdout.write(
+    formatDiff(diffs, {
+      style: stdoutStyle(io),
+      desiredSets: desired.sets.length,
+      ...(options.limit === undefined ? {} : { limit: options.limit }),
+    }),
+  );
+  for (const note of plan.notes ?? []) io.stderr.write(`ipsets: note: ${note.set}: ${note.kind}: ${note.message}\n`);
+  return options.exitCode === true && diffs.length > 0 ? EXIT.failed : EXIT.ok;
+}

@@ -1,0 +1,39 @@
+/**
+ * `ipsets reset`: flushes and destroys the kernel's owned sets (never another
+ * set), and lists the ones that could not be destroyed because something still
+ * references them (leaked).
+ */
+import { resetIPSets } from '@ipsets/core';
+import { EXIT, stdoutStyle } from '../cli-io.js';
+import type { CliIo } from '../cli-io.js';
+import { DEFAULT_FILE_OWNER } from '../desired-file.js';
+import { formatResetReport, reportToJson } from '../format.js';
+import { openKernel, withProgress } from '../kernel.js';
+import type { KernelOptions } from '../kernel.js';
+
+/** Options of {@link resetCommand}. */
+export interface ResetCommandOptions extends KernelOptions {
+  /** Owner prefix (default `azure-npm-`). */
+  owner?: string;
+  json?: boolean;
+}
+
+/** Runs `ipsets reset`; returns the exit code (1 when sets leaked or the reset failed). */
+export async function resetCommand(options: ResetCommandOptions, io: CliIo): Promise<number> {
+  const kernel = await openKernel(options, io.cwd);
+  const owner = options.owner ?? DEFAULT_FILE_OWNER;
+  const started = io.now();
+  const report = await resetIPSets(withProgress(kernel.port, io.stderr), { owner });
+  const durationMs = io.now() - started;
+  await kernel.persist();
+  if (options.json === true) {
+    const json = {
+      ...report,
+      flush: reportToJson(report.flush),
+      ...(report.destroy === undefined ? {} : { destroy: reportToJson(report.destroy) }),
+      durationMs,
+    };
+    io.stdout.write(JSON.stringify(json, null, 2) + '\n');
+  } else io.stdout.write(formatResetReport(report, { style: stdoutStyle(io), durationMs, owner }));
+  return report.converged && report.leaked.length === 0 ? EXIT.ok : EXIT.failed;
+}

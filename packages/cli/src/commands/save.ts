@@ -1,0 +1,41 @@
+/**
+ * `ipsets save`: the kernel's owned sets in `ipset save` format (the kernel's own
+ * lines, filtered to the owner prefix), ready for `ipsets plan --save`.
+ */
+import { IpsetsError } from '@ipsets/core';
+import { EXIT } from '../cli-io.js';
+import type { CliIo } from '../cli-io.js';
+import { DEFAULT_FILE_OWNER } from '../desired-file.js';
+import { openKernel } from '../kernel.js';
+import type { KernelOptions } from '../kernel.js';
+
+/** Options of {@link saveCommand}. */
+export interface SaveCommandOptions extends KernelOptions {
+  /** Owner prefix (default `azure-npm-`). */
+  owner?: string;
+}
+
+/** The lines of an `ipset save` text that belong to sets whose names start with `owner`. */
+export function filterOwnedSave(text: string, owner: string): string {
+  let out = '';
+  for (const line of text.split('\n')) {
+    // `create NAME …` and `add NAME …`: the set name is always the second word.
+    const first = line.indexOf(' ');
+    if (first === -1) continue;
+    const second = line.indexOf(' ', first + 1);
+    const name = line.slice(first + 1, second === -1 ? undefined : second);
+    if (name.startsWith(owner)) out += line + '\n';
+  }
+  return out;
+}
+
+/** Runs `ipsets save`; returns the exit code. */
+export async function saveCommand(options: SaveCommandOptions, io: CliIo): Promise<number> {
+  const kernel = await openKernel(options, io.cwd);
+  const saved = await kernel.port.save();
+  if (saved.exitCode !== 0) {
+    throw new IpsetsError('KERNEL_READ_FAILED', `ipset save failed (exit ${saved.exitCode}): ${saved.stderr.trim()}`);
+  }
+  io.stdout.write(filterOwnedSave(saved.stdout, options.owner ?? DEFAULT_FILE_OWNER));
+  return EXIT.ok;
+}

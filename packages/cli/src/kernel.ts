@@ -1,0 +1,142 @@
+/**
+ * The kernel a command works on: the embedded fake kernel with its state in a file
+ * (`--kernel fake`, the default) or the real one through `ipset`
+ * (`--kernel linux`, optionally inside a network namespace).
+ */
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { IpsetsError, quote } from '@ipsets/core';
+import type { CommandResult, IpsetPort, PortCallOptions } from '@ipsets/core';
+import { createLinuxPort } from '@ipsets/exec-linux';
+import { FakeKernel, createFakePort } from '@ipsets/testing';
+import { formatCount, formatDuration } from './format.js';
+
+/** Default name of the fake kernel's state file (in the working folder). */
+export const DEFAULT_STATE_FILE = '.ipsets-state.json';
+
+/** Kernel options shared by every command that needs a kernel. */
+export interface KernelOptions {
+  kernel?: string;
+  /** Fake kernel: the state file. */
+  state?: string;
+  /** Linux: network namespace name (`ip netns exec NAME`). */
+  netns?: string;
+  /** Linux: path of the `ipset` binary. */
+  ipset?: string;
+}
+
+/** An open kernel. */
+export interface KernelHandle {
+  readonly kind: 'fake' | 'linux';
+  readonly port: IpsetPort;
+  /** One line for people: `fake kernel (state …/.ipsets-state.json)`, `linux kernel (netns x)`. */
+  readonly description: string;
+  /** Fake: the in-memory kernel (for the agent and tests); undefined for linux. */
+  readonly fake?: FakeKernel;
+  /** Writes the fake kernel's state back to its file (no-op for linux). */
+  persist(): Promise<void>;
+}
+
+/**
+ * Opens the kernel `options` name.
+ *
+ * @throws IpsetsError `INVALID_ARGUMENT` for an unknown kind, options that do not fit
+ *   it, or a state file that is not a fake kernel's state.
+ */
+export async function openKernel(options: KernelOptions, cwd = process.cwd()): Promise<KernelHandle> {
+  const kind = options.kernel ?? 'fake';
+  if (kind === 'fake') {
+    if (options.netns !== undefined || options.ipset !== undefined) {
+      throw new IpsetsError('INVALID_ARGUMENT', '--netns and --ipset need --kernel linux; the fake kernel keeps its state in --state');
+    }
+    const path = resolve(cwd, options.state ?? DEFAULT_STATE_FILE);
+    const fake = await loadFakeKernel(path);
+    return {
+      kind: 'fake',
+      port: createFakePort(fake),
+      description: `fake kernel (state ${path})`,
+      fake,
+      persist: () => saveFakeKernel(path, fake),
+    };
+  }
+  if (kind === 'linux') {
+    if (options.state !== undefined) {
+      throw new IpsetsError('INVALID_ARGUMENT', '--state is for --kernel fake; the linux kernel keeps its own state');
+    }
+    const port = createLinuxPort({
+      ...(options.ipset === undefined ? {} : { ipsetPath: options.ipset }),
+      ...(options.netns === undefined ? {} : { netns: options.netns }),
+    });
+    const where = options.netns === undefined ? 'default network namespace' : `netns ${options.netns}`;
+    return { kind: 'linux', port, description: `linux kernel (${where})`, persist: async () => {} };
+  }
+  throw new IpsetsError('INVALID_ARGUMENT', `unknown kernel ${quote(kind)}; expected fake or linux`);
+}
+
+/** Reads a fake kernel's state file; a missing file is an empty kernel. */
+export async function loadFakeKernel(path: string): Promise<FakeKernel> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new FakeKernel();
+    throw new IpsetsError('INVALID_ARGUMENT', `cannot read fake kernel state ${quote(path)}: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+  try {
+    return FakeKernel.fromJSON(JSON.parse(text));
+  } catch (error) {
+    throw new IpsetsError(
+      'INVALID_ARGUMENT',
+      `${quote(path)} is not a fake kernel state file (${(error as Error).message}); expected the JSON that ipsets writes, or no file (an empty kernel)`,
+      { cause: error },
+    );
+  }
+}
+
+/** Writes a fake kernel's state atomically (temp file + rename), so a reader never sees half a file. */
+export async function saveFakeKernel(path: string, kernel: FakeKernel): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  const tmp = `${path}.${process.pid}.tmp`;
+  await writeFile(tmp, JSON.stringify(kernel.toJSON()) + '\n');
+  await rename(tmp, path);
+}
+
+/** A stream progress can be written to. */
+export interface ProgressStream {
+  readonly isTTY?: boolean;
+  write(text: string): unknown;
+}
+
+/**
+ * Wraps a port so that each restore shows a live line on `stream` (`restore 2:
+ * 120,000 lines … 1.4 s`), cleared when it ends. Only when `stream` is a terminal:
+ * a pipe or a log file gets nothing.
+ */
+export function withProgress(port: IpsetPort, stream: ProgressStream, now: () => number = Date.now): IpsetPort {
+  if (stream.isTTY !== true) return port;
+  let count = 0;
+  return {
+    ...port,
+    save: (o?: PortCallOptions) => port.save(o),
+    listNames: (o?: PortCallOptions) => port.listNames(o),
+    listHeaders: (o?: PortCallOptions) => port.listHeaders(o),
+    async restore(text: string, o?: PortCallOptions): Promise<CommandResult> {
+      count += 1;
+      let lines = 0;
+      for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lines++;
+      const started = now();
+      const label = `ipsets: restore ${count}: ${formatCount(lines)} lines`;
+      const draw = () => stream.write(`\r\u001b[2K${label} … ${formatDuration(now() - started)}`);
+      draw();
+      const timer = setInterval(draw, 200);
+      try {
+        return await port.restore(text, o);
+      } finally {
+        clearInterval(timer);
+        stream.write('\r\u001b[2K');
+      }
+    },
+  };
+}

@@ -1,0 +1,59 @@
+/**
+ * Runs the built `ipsets` binary (dist/bin.js) with execa, in a folder of the test's
+ * choosing, without colour unless asked.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { execa } from 'execa';
+import type { ResultPromise } from 'execa';
+
+/** dist/bin.js of this package. */
+export const BIN = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
+/** The repository's examples folder. */
+export const EXAMPLES = fileURLToPath(new URL('../../../../examples/', import.meta.url));
+
+/** What one run printed and how it ended. */
+export interface IpsetsRun {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Options of {@link ipsets}. */
+export interface RunOptions {
+  cwd: string;
+  env?: Record<string, string>;
+  input?: string;
+}
+
+/** Runs `ipsets ARGS` to completion. */
+export async function ipsets(args: readonly string[], options: RunOptions): Promise<IpsetsRun> {
+  const result = await execa(process.execPath, [BIN, ...args], {
+    cwd: options.cwd,
+    reject: false,
+    env: { NO_COLOR: '1', ...options.env },
+    extendEnv: true,
+    ...(options.input === undefined ? { stdin: 'ignore' as const } : { input: options.input }),
+    timeout: 60_000,
+  });
+  return { exitCode: result.exitCode ?? -1, stdout: String(result.stdout), stderr: String(result.stderr) };
+}
+
+/** Starts `ipsets ARGS` and returns the running process (for the agent). */
+export function spawnIpsets(args: readonly string[], options: RunOptions): ResultPromise {
+  return execa(process.execPath, [BIN, ...args], {
+    cwd: options.cwd,
+    reject: false,
+    env: { NO_COLOR: '1', ...options.env },
+    stdin: 'ignore',
+    timeout: 60_000,
+  });
+}
+
+/** A fresh temporary folder and its removal. */
+export async function tempDir(): Promise<{ dir: string; cleanup: () => Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), 'ipsets-cli-'));
+  return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
+}
