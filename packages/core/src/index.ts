@@ -22,6 +22,7 @@ export {
   validateSetName,
 } from './members.js';
 export type { MemberKind } from './members.js';
+export { parseListHeaders, parseListNames, parseSave } from './save-parser.js';
 export { renderLine, renderRestore } from './render.js';
 export { classifyIpsetError } from './classify.js';
 export type { ClassifyOp, ClassifyOptions } from './classify.js';

@@ -1,0 +1,124 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { parseListHeaders, parseListNames, parseSave } from '../../src/save-parser.js';
+import type { SavedSet, SetHeader } from '../../src/types.js';
+
+const seed = Number(process.env.FC_SEED) || undefined;
+const numRuns = Number(process.env.FC_NUM_RUNS) || 300;
+console.log(`save-parser.property: FC_SEED=${seed ?? '(random)'}`);
+const params = { seed, numRuns };
+
+const nameChar = fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz0123456789-_.:/'.split(''));
+const setName = fc
+  .string({ unit: nameChar, minLength: 1, maxLength: 31 })
+  .filter((s) => !s.startsWith('-'));
+const octet = fc.nat(255);
+const ipv4 = fc.tuple(octet, octet, octet, octet).map((o) => o.join('.'));
+const netMember = fc
+  .tuple(ipv4, fc.option(fc.integer({ min: 1, max: 31 })), fc.boolean())
+  .map(([ip, len, nomatch]) => `${ip}${len === null ? '' : `/${len}`}${nomatch ? ' nomatch' : ''}`);
+const portMember = fc
+  .tuple(ipv4, fc.constantFrom('tcp', 'udp', 'sctp', 'icmp'), fc.integer({ min: 0, max: 65535 }))
+  .map(([ip, proto, port]) => `${ip},${proto}:${port}`);
+const optionWord = fc.constantFrom('family', 'inet', 'hashsize', '1024', 'maxelem', '65536', 'bucketsize', '12', 'initval', '0x1a2b3c4d', 'size', '8');
+const options = fc.array(optionWord, { maxLength: 10 }).map((w) => w.join(' '));
+
+const savedSets = fc
+  .uniqueArray(setName, { maxLength: 8 })
+  .chain((names) =>
+    fc.tuple(
+      ...names.map((name) =>
+        fc.oneof(
+          fc.record({ name: fc.constant(name), type: fc.constant('hash:net'), options, members: fc.array(netMember, { maxLength: 20 }) }),
+          fc.record({ name: fc.constant(name), type: fc.constant('hash:ip,port'), options, members: fc.array(portMember, { maxLength: 20 }) }),
+          fc.record({ name: fc.constant(name), type: fc.constant('list:set'), options, members: fc.array(setName, { maxLength: 5 }) }),
+        ),
+      ),
+    ),
+  )
+  .map((sets) => sets as SavedSet[]);
+
+/** Writes sets the way `ipset save` does (§5.1). */
+function formatSave(sets: readonly SavedSet[], eol: string, finalNewline: boolean): string {
+  const lines: string[] = [];
+  for (const set of sets) {
+    lines.push(`create ${set.name} ${set.type}${set.options === '' ? '' : ` ${set.options}`}`);
+    for (const member of set.members) lines.push(`add ${set.name} ${member}`);
+  }
+  return lines.join(eol) + (finalNewline && lines.length > 0 ? eol : '');
+}
+
+describe('save parser properties', () => {
+  it('formatting sets as save text and parsing it back round-trips', () => {
+    fc.assert(
+      fc.property(savedSets, fc.constantFrom('\n', '\r\n'), fc.boolean(), (sets, eol, finalNewline) => {
+        const parsed = parseSave(formatSave(sets, eol, finalNewline));
+        expect(parsed.problems).toEqual([]);
+        expect(parsed.sets).toEqual(sets);
+      }),
+      params,
+    );
+  });
+
+  it('adds of different sets interleaved still land in their sets', () => {
+    fc.assert(
+      fc.property(savedSets, fc.infiniteStream(fc.nat()), (sets, picks) => {
+        const creates = sets.map((s) => `create ${s.name} ${s.type}${s.options === '' ? '' : ` ${s.options}`}`);
+        const queues = sets.map((s) => s.members.map((m) => `add ${s.name} ${m}`));
+        const adds: string[] = [];
+        const it = picks[Symbol.iterator]();
+        while (queues.some((q) => q.length > 0)) {
+          const open = queues.filter((q) => q.length > 0);
+          adds.push(open[it.next().value % open.length]!.shift()!);
+        }
+        const parsed = parseSave([...creates, ...adds].join('\n'));
+        expect(parsed.problems).toEqual([]);
+        expect(parsed.sets).toEqual(sets);
+      }),
+      params,
+    );
+  });
+
+  it('never throws, and every non-blank line is either used or a problem', () => {
+    const lineArb = fc.oneof(
+      fc.string({ maxLength: 20 }),
+      fc.tuple(fc.constantFrom('add ', 'create ', 'add a ', 'create a '), fc.string({ maxLength: 10 })).map(([a, b]) => a + b),
+    );
+    fc.assert(
+      fc.property(fc.array(lineArb, { maxLength: 30 }), (lines) => {
+        const text = lines.join('\n');
+        const { sets, problems } = parseSave(text);
+        const used = sets.length + sets.reduce((n, s) => n + s.members.length, 0);
+        const counted = text
+          .split('\n')
+          .map((l) => l.replace(/^[ \t\r]+|[ \t\r]+$/g, ''))
+          .filter((l) => l !== '' && !l.startsWith('#')).length;
+        expect(used + problems.length).toBe(counted);
+      }),
+      params,
+    );
+  });
+
+  it('list -n and list -t outputs round-trip', () => {
+    const header = fc.record({
+      name: setName,
+      type: fc.constantFrom('hash:net', 'hash:ip,port', 'list:set'),
+      header: options,
+      references: fc.nat(1000),
+      entries: fc.nat(100000),
+    });
+    fc.assert(
+      fc.property(fc.array(header, { maxLength: 6 }), (headers: SetHeader[]) => {
+        const terse = headers
+          .map(
+            (h) =>
+              `Name: ${h.name}\nType: ${h.type}\nRevision: 7\nHeader: ${h.header}\nSize in memory: 696\nReferences: ${h.references}\nNumber of entries: ${h.entries}\n`,
+          )
+          .join('\n');
+        expect(parseListHeaders(terse)).toEqual(headers);
+        expect(parseListNames(headers.map((h) => `${h.name}\n`).join(''))).toEqual(headers.map((h) => h.name));
+      }),
+      params,
+    );
+  });
+});
