@@ -9,6 +9,48 @@ export type { IpsetsErrorCode, IpsetsErrorOptions } from './errors.js';
 export type * from './types.js';
 
 // --- set model, names, manager, apply plans ---
+export {
+  EMPTY_SET,
+  EMPTY_SET_NAME,
+  SET_TYPES,
+  isSetType,
+  kernelTypeOfSpec,
+  prefixedName,
+  sameSetFamily,
+  setTypeInfo,
+  validateSetMetadata,
+  validateUnprefixedName,
+} from './set-types.js';
+export type { SetTypeInfo } from './set-types.js';
+export {
+  DEFAULT_OWNER,
+  DIGEST_LENGTH,
+  MAX_KERNEL_NAME_LENGTH,
+  NAMING_SCHEMES,
+  fnv1a32,
+  kernelName,
+  nameDigest,
+  sha256,
+  sha256Base36,
+  sha256Hex,
+  validateKernelSetName,
+  validateOwner,
+} from './naming.js';
+export type { KernelNameOptions } from './naming.js';
+export { DirtyCache, isEmptyUpdate } from './dirty-cache.js';
+export type { DirtyCounts, DirtyEntry, DirtyState, MemberSource } from './dirty-cache.js';
+export { IPSetManager, PlanBasis } from './manager.js';
+export type {
+  CommitResult,
+  DeleteOption,
+  DirtySetInfo,
+  IPSetManagerConfig,
+  IPSetMode,
+  IPSetSnapshot,
+  PlanSetView,
+  ReferenceType,
+} from './manager.js';
+export { APPLY_HANDLERS, addOrUpdateSection, deleteSection, planApply, planApplyWithSave } from './plan-apply.js';
 
 // --- members, save/list parsers, rendering, error classification ---
 export {

@@ -5,6 +5,7 @@
 import { IpsetsError, quote } from './errors.js';
 import { sha256, utf8Bytes } from './sha256.js';
 import type { NamingScheme } from './types.js';
+import { isValidKernelSetName, validateSetName } from './members.js';
 
 export { sha256, sha256Hex, utf8Bytes } from './sha256.js';
 
@@ -70,27 +71,13 @@ export function nameDigest(prefixedName: string, scheme: NamingScheme = 'sha256-
   }
 }
 
-// ipset accepts any non-blank name, but the restore tokenizer treats `"` as a quote,
-// a leading `-` as an option and `#` at the start of a line as a comment; a name with
-// none of them can never change the meaning of a restore line.
-const KERNEL_NAME = /^[A-Za-z0-9_.:/+=@%][A-Za-z0-9_.:/+=@%-]*$/;
-
 /**
- * Checks a kernel set name: 1–31 characters from `A-Z a-z 0-9 _ . : / + = @ % -`,
- * not starting with `-`. Throws `INVALID_SET_NAME`.
+ * Checks a kernel set name: 1–31 printable ASCII characters without whitespace, `#`
+ * or `"`, not starting with `-` (the rule of `members.ts`, so that a name can never
+ * change the meaning of a restore line). Throws `INVALID_SET_NAME`.
  */
 export function validateKernelSetName(name: unknown): asserts name is string {
-  if (typeof name !== 'string' || name.length === 0 || name.length > MAX_KERNEL_NAME_LENGTH || !KERNEL_NAME.test(name)) {
-    const why =
-      typeof name === 'string' && name.length > MAX_KERNEL_NAME_LENGTH
-        ? `it has ${name.length} characters`
-        : 'it has a character outside the allowed set or starts with "-"';
-    throw new IpsetsError(
-      'INVALID_SET_NAME',
-      `invalid kernel set name ${quote(name)}: ${why}; expected 1-${MAX_KERNEL_NAME_LENGTH} characters from A-Z a-z 0-9 _ . : / + = @ % - not starting with "-"`,
-      { details: { name } },
-    );
-  }
+  validateSetName(name as string);
 }
 
 /**
@@ -101,10 +88,10 @@ export function validateOwner(owner: unknown, scheme: NamingScheme = 'sha256-bas
   const digestLength = DIGEST_LENGTH[scheme];
   if (digestLength === undefined) nameDigest('', scheme);
   const maxOwner = MAX_KERNEL_NAME_LENGTH - (digestLength ?? 0);
-  if (typeof owner !== 'string' || owner.length === 0 || !KERNEL_NAME.test(owner)) {
+  if (typeof owner !== 'string' || owner.length === 0 || !isValidKernelSetName(owner.slice(0, MAX_KERNEL_NAME_LENGTH))) {
     throw new IpsetsError(
       'INVALID_ARGUMENT',
-      `invalid owner prefix ${quote(owner)}: expected a non-empty prefix of characters A-Z a-z 0-9 _ . : / + = @ % - not starting with "-"`,
+      `invalid owner prefix ${quote(owner)}: expected a non-empty prefix of printable ASCII characters without whitespace, "#" or quotes, not starting with "-"`,
       { details: { owner } },
     );
   }

@@ -100,7 +100,7 @@ const BAD_NAME_CHARS = /[\s\u0000-\u001f\u007f]/;
  * Checks an unprefixed set name: a non-empty string without whitespace or control
  * characters. Throws `INVALID_SET_NAME`. (The kernel never sees it: kernel names are digests.)
  */
-export function validateSetName(name: unknown): asserts name is string {
+export function validateUnprefixedName(name: unknown): asserts name is string {
   if (typeof name !== 'string' || name.length === 0 || BAD_NAME_CHARS.test(name)) {
     throw new IpsetsError(
       'INVALID_SET_NAME',
@@ -116,7 +116,7 @@ export function validateSetMetadata(meta: SetMetadata): SetMetadata {
     throw new IpsetsError('INVALID_ARGUMENT', `expected set metadata { name, type }, got ${quote(meta)}`);
   }
   setTypeInfo(meta.type);
-  validateSetName(meta.name);
+  validateUnprefixedName(meta.name);
   return meta;
 }
 

@@ -1,0 +1,103 @@
+/**
+ * Planning (and rendering) 1,000 sets × 1,000 members from an empty kernel, and the
+ * manager's heap per member. Run: node --expose-gc --import tsx bench/plan.ts
+ *
+ * Two populations (pod IPs and keys are flat strings, as parsed from JSON):
+ * - `shared`: 100,000 pods (one IP and one pod key each); every set holds 1,000 of
+ *   them, so a pod is in ~10 sets (a cluster's shape: namespace + label sets);
+ * - `distinct`: every member is a different pod with its own IP and key (worst case:
+ *   nothing to share, 1,000,000 pods).
+ *
+ * "manager heap" is the heap after GC with the manager alive (and the pod list
+ * dropped) minus the heap before the pods were made: everything the manager keeps,
+ * strings included.
+ */
+import { IPSetManager } from '../src/manager.js';
+import { planApply } from '../src/plan-apply.js';
+import { renderRestore } from '../src/render.js';
+import type { SetMetadata } from '../src/types.js';
+
+const SETS = 1000;
+const PER_SET = 1000;
+const RUNS = 5;
+
+const gc = (globalThis as { gc?: () => void }).gc;
+if (gc === undefined) {
+  console.error('run with node --expose-gc --import tsx bench/plan.ts');
+  process.exit(1);
+}
+
+function ip(n: number): string {
+  return `10.${(n >>> 16) & 255}.${(n >>> 8) & 255}.${n & 255}`;
+}
+
+type Population = 'shared' | 'distinct';
+
+interface Pod {
+  ip: string;
+  key: string;
+}
+
+/** Pods as an agent holds them: strings parsed from API-server JSON (flat, one object per pod). */
+function pods(count: number): Pod[] {
+  const list: Pod[] = [];
+  for (let n = 0; n < count; n++) list.push({ ip: ip(n), key: `ns-${n % 50}/pod-${n}` });
+  return JSON.parse(JSON.stringify(list)) as Pod[];
+}
+
+function build(population: Population): IPSetManager {
+  const manager = new IPSetManager();
+  const all = pods(population === 'shared' ? 100_000 : SETS * PER_SET);
+  for (let s = 0; s < SETS; s++) {
+    const meta: SetMetadata[] = [{ name: `app:svc-${s}`, type: 'keyValueLabelOfPod' }];
+    for (let i = 0; i < PER_SET; i++) {
+      // shared: a stride walk so that each set takes a different slice of the pods.
+      const pod = all[population === 'shared' ? (s * 7919 + i * 100) % all.length : s * PER_SET + i]!;
+      manager.addToSets(meta, pod.ip, pod.key);
+    }
+  }
+  return manager;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+function heapUsed(): number {
+  gc!();
+  gc!();
+  return process.memoryUsage().heapUsed;
+}
+
+for (const population of ['shared', 'distinct'] as const) {
+  const before = heapUsed();
+  let manager: IPSetManager | undefined = build(population);
+  const after = heapUsed();
+  const members = SETS * PER_SET;
+
+  const planMs: number[] = [];
+  const renderMs: number[] = [];
+  let lines = 0;
+  let bytes = 0;
+  for (let r = 0; r < RUNS; r++) {
+    gc();
+    const t0 = performance.now();
+    const plan = planApply(manager);
+    const t1 = performance.now();
+    const text = renderRestore(plan);
+    const t2 = performance.now();
+    planMs.push(t1 - t0);
+    renderMs.push(t2 - t1);
+    lines = plan.lines.length;
+    bytes = text.length;
+  }
+  const perMember = (after - before) / members;
+  console.log(
+    `${population.padEnd(8)} ${SETS} sets × ${PER_SET} members: ${lines} lines, ${(bytes / 1e6).toFixed(1)} MB text; ` +
+      `plan median ${median(planMs).toFixed(0)} ms, render median ${median(renderMs).toFixed(0)} ms ` +
+      `(runs: plan ${planMs.map((v) => v.toFixed(0)).join('/')}, render ${renderMs.map((v) => v.toFixed(0)).join('/')}); ` +
+      `manager heap ${(perMember).toFixed(1)} bytes/member`,
+  );
+  manager = undefined;
+}

@@ -1,0 +1,1028 @@
+/**
+ * The IPSet manager (spec/azure-npm.md §b–§c, DESIGN §3.3): the desired sets, their
+ * members and references, and the dirty delta that the next apply must send to the
+ * kernel. Pure and synchronous; planners turn its state into restore plans.
+ *
+ * Beyond the seed:
+ * - every call validates everything (types, names, members, references, kernel-name
+ *   collisions) before it changes anything: a call that throws changed nothing (§g.2.7);
+ * - members are canonicalised and checked against the set's kind (§g.2.9, §g.2.10);
+ * - asking for an existing set as another type is an error (§g.2.8);
+ * - deleting a list releases its members' reference counts (§g.2.6);
+ * - re-creating a set that is pending destruction diffs against its current members (§g.2.5);
+ * - `getIPSet` returns a frozen snapshot (§g.2.17);
+ * - `commit(report)` clears only what reached the kernel (§g.2.1).
+ */
+import { DirtyCache, isEmptyUpdate } from './dirty-cache.js';
+import type { DirtyEntry, DirtyState, MemberSource } from './dirty-cache.js';
+import { IpsetsError, isIpsetsError, quote } from './errors.js';
+import { canonicalMember, hasNomatch, stripNomatch } from './members.js';
+import { DEFAULT_OWNER, kernelName as computeKernelName, validateOwner } from './naming.js';
+import { EMPTY_SET, SET_TYPES, prefixedName as prefixOf, sameSetFamily, setTypeInfo, validateSetMetadata } from './set-types.js';
+import type { SetTypeInfo } from './set-types.js';
+import type {
+  ApplyReport,
+  CreateSpec,
+  DesiredSet,
+  DesiredState,
+  NamingScheme,
+  SetKind,
+  SetMetadata,
+  SetType,
+} from './types.js';
+
+/** Which sets the kernel should hold (spec §b.1). */
+export type IPSetMode = 'all' | 'on-need';
+
+/** `soft`: only an unused, empty set; `force`: an unused set even with members (spec §b.5). */
+export type DeleteOption = 'soft' | 'force';
+
+/** `selector`: a netpol selects pods/namespaces by this set; `netpol`: a netpol rule uses it. */
+export type ReferenceType = 'selector' | 'netpol';
+
+/** Configuration of {@link IPSetManager}. */
+export interface IPSetManagerConfig {
+  /** `all` (default): every cached set is in the kernel; `on-need`: only referenced sets and their list members. */
+  mode?: IPSetMode;
+  /** Give every namespace-label list the shared empty set `empty-emptyhashset` as a member (default false, as on Linux). */
+  addEmptySetToLists?: boolean;
+  /** Owner prefix of kernel names (default `azure-npm-`). */
+  owner?: string;
+  /** Kernel naming scheme (default `sha256-base36`). */
+  scheme?: NamingScheme;
+  /** Consecutive failed applies after which {@link IPSetManager.recordApplyResult} throws (default 100, the seed's limit). */
+  maxConsecutiveFailures?: number;
+  /** Receives the seed's "unexpected state" warnings (there is no logger in core). */
+  onWarning?: (message: string) => void;
+}
+
+/** A read-only copy of one set, as {@link IPSetManager.getIPSet} returns it. */
+export interface IPSetSnapshot {
+  /** Prefixed name, e.g. `podlabel-app:web`. */
+  readonly name: string;
+  readonly unprefixedName: string;
+  readonly kernelName: string;
+  readonly type: SetType;
+  readonly kind: SetKind;
+  readonly createSpec: CreateSpec;
+  /** Hash sets: canonical members (with ` nomatch`); lists: member prefixed names. Insertion order. */
+  readonly members: readonly string[];
+  /** Hash sets: member → pod key. Empty for lists. */
+  readonly podKeys: ReadonlyMap<string, string>;
+  readonly selectorReferences: readonly string[];
+  readonly netPolReferences: readonly string[];
+  /** Number of cached lists holding this set. */
+  readonly ipsetReferCount: number;
+  /** Number of lists that should be in the kernel holding this set. */
+  readonly kernelReferCount: number;
+  /** True when the set should be in the kernel. */
+  readonly inKernel: boolean;
+}
+
+/** What {@link IPSetManager.commit} did. */
+export interface CommitResult {
+  /** True when the report's plan is not the manager's latest plan (nothing was cleared). */
+  readonly stale: boolean;
+  /** Prefixed names whose planned change reached the kernel. */
+  readonly applied: readonly string[];
+  /** Prefixed names that stay dirty (failed, in use, or the session was fatal). */
+  readonly kept: readonly string[];
+}
+
+/** A dirty set as {@link IPSetManager.dirtySets} lists it. */
+export interface DirtySetInfo {
+  readonly name: string;
+  readonly kernelName: string;
+  readonly state: DirtyState;
+}
+
+const NOMATCH = ' nomatch';
+const DEFAULT_MAX_FAILURES = 100;
+const EMPTY_PREFIXED = prefixOf(EMPTY_SET);
+
+/** One cached set. Implements the dirty cache's member view. */
+class IPSet implements MemberSource {
+  readonly name: string;
+  readonly unprefixedName: string;
+  readonly type: SetType;
+  readonly info: SetTypeInfo;
+  readonly kernelName: string;
+  /** Hash sets: entry (member without ` nomatch`) → pod key. */
+  readonly ips: Map<string, string> | undefined;
+  /** Hash sets: entries that carry ` nomatch`. */
+  nomatch: Set<string> | undefined;
+  /** Lists: member kernel name → member set, in list order. */
+  readonly memberSets: Map<string, IPSet> | undefined;
+  selectorRefs: Set<string> | undefined;
+  netPolRefs: Set<string> | undefined;
+  ipsetReferCount = 0;
+  kernelReferCount = 0;
+
+  constructor(name: string, unprefixedName: string, type: SetType, info: SetTypeInfo, kernelName: string) {
+    this.name = name;
+    this.unprefixedName = unprefixedName;
+    this.type = type;
+    this.info = info;
+    this.kernelName = kernelName;
+    this.ips = info.kind === 'set' ? new Map() : undefined;
+    this.nomatch = undefined;
+    this.memberSets = info.kind === 'list' ? new Map() : undefined;
+    this.selectorRefs = undefined;
+    this.netPolRefs = undefined;
+  }
+
+  get usedByNetPol(): boolean {
+    return (this.selectorRefs?.size ?? 0) > 0 || (this.netPolRefs?.size ?? 0) > 0;
+  }
+
+  get memberCount(): number {
+    return this.ips?.size ?? this.memberSets?.size ?? 0;
+  }
+
+  forEachMember(fn: (member: string) => void): void {
+    if (this.ips !== undefined) {
+      const nomatch = this.nomatch;
+      if (nomatch === undefined || nomatch.size === 0) {
+        for (const key of this.ips.keys()) fn(key);
+      } else {
+        for (const key of this.ips.keys()) fn(nomatch.has(key) ? key + NOMATCH : key);
+      }
+    } else if (this.memberSets !== undefined) {
+      for (const key of this.memberSets.keys()) fn(key);
+    }
+  }
+
+  hasMember(member: string): boolean {
+    if (this.ips !== undefined) {
+      if (hasNomatch(member)) {
+        const key = stripNomatch(member);
+        return this.ips.has(key) && this.nomatch !== undefined && this.nomatch.has(key);
+      }
+      return this.ips.has(member) && (this.nomatch === undefined || !this.nomatch.has(member));
+    }
+    return this.memberSets !== undefined && this.memberSets.has(member);
+  }
+
+  /** The canonical member stored for `key`. */
+  memberOf(key: string): string {
+    return this.nomatch !== undefined && this.nomatch.has(key) ? key + NOMATCH : key;
+  }
+}
+
+/** A set as the planners see it. */
+export interface PlanSetView extends MemberSource {
+  readonly name: string;
+  readonly kernelName: string;
+  readonly info: SetTypeInfo;
+  /** Number of current members. */
+  readonly memberCount: number;
+}
+
+/** What a plan covered, per prefixed name. */
+interface PlannedSet {
+  readonly name: string;
+  readonly kernelName: string;
+  readonly state: DirtyState;
+}
+
+/**
+ * The `basis` of a plan made from a manager: which dirty sets it covered. Opaque to
+ * everyone but the manager that made it.
+ */
+export class PlanBasis {
+  /** @internal */
+  readonly manager: IPSetManager;
+  /** @internal */
+  readonly planned: ReadonlyMap<string, PlannedSet>;
+  /** Number of dirty sets the plan covered. */
+  readonly size: number;
+
+  /** @internal */
+  constructor(manager: IPSetManager, planned: ReadonlyMap<string, PlannedSet>) {
+    this.manager = manager;
+    this.planned = planned;
+    this.size = planned.size;
+  }
+}
+
+/** @internal What planners may see of a manager. */
+export interface ManagerInternals {
+  /** Starts a plan: the dirty entries in order, and the basis to put on the plan. */
+  beginPlan(): { entries: readonly DirtyEntry[]; basis: PlanBasis };
+  /** A cached set, for a create/update entry. */
+  set(name: string): PlanSetView | undefined;
+}
+
+interface Resolved {
+  readonly meta: SetMetadata;
+  readonly prefixed: string;
+  readonly info: SetTypeInfo;
+  readonly kernelName: string;
+}
+
+interface Pending {
+  readonly basis: PlanBasis;
+  /** The same operations as the dirty cache, for the planned sets, relative to the planned state. */
+  readonly shadow: DirtyCache;
+}
+
+let internalsOf: (manager: IPSetManager) => ManagerInternals;
+
+/**
+ * The IPSet manager: desired sets and the dirty delta towards the kernel (see the
+ * module documentation). Method names follow the seed (`CreateIPSets` → `createIPSets` …).
+ *
+ * Every method either throws an {@link IpsetsError} and changes nothing, or succeeds.
+ */
+export class IPSetManager {
+  /** `all` or `on-need`. */
+  readonly mode: IPSetMode;
+  /** Whether namespace-label lists get the shared empty set. */
+  readonly addEmptySetToLists: boolean;
+  /** Owner prefix of kernel names. */
+  readonly owner: string;
+  /** Kernel naming scheme. */
+  readonly scheme: NamingScheme;
+  /** Limit of {@link recordApplyResult}. */
+  readonly maxConsecutiveFailures: number;
+
+  private readonly sets = new Map<string, IPSet>();
+  /** Kernel name → prefixed name that claimed it (entries of deleted sets are cleaned lazily). */
+  private readonly owners = new Map<string, string>();
+  private readonly dirty: DirtyCache;
+  private readonly warn: ((message: string) => void) | undefined;
+  private emptySet: IPSet | undefined;
+  private pending: Pending | undefined;
+  private failures = 0;
+  /**
+   * Pod keys are interned: one string per distinct key, however many members carry
+   * it. Keys no member carries any more are dropped when the pool has doubled since
+   * it was last rebuilt (amortised O(1) per new key).
+   */
+  private podKeys = new Map<string, string>();
+  private podKeysRebuiltAt = 0;
+
+  static {
+    internalsOf = (manager) => manager.internals();
+  }
+
+  constructor(config: IPSetManagerConfig = {}) {
+    const mode = config.mode ?? 'all';
+    if (mode !== 'all' && mode !== 'on-need') {
+      throw new IpsetsError('INVALID_ARGUMENT', `invalid ipset mode ${quote(mode)}; expected "all" or "on-need"`, {
+        details: { mode },
+      });
+    }
+    const scheme = config.scheme ?? 'sha256-base36';
+    const owner = config.owner ?? DEFAULT_OWNER;
+    validateOwner(owner, scheme);
+    const max = config.maxConsecutiveFailures ?? DEFAULT_MAX_FAILURES;
+    if (!Number.isInteger(max) || max < 1) {
+      throw new IpsetsError(
+        'INVALID_ARGUMENT',
+        `invalid maxConsecutiveFailures ${quote(max)}; expected an integer of at least 1`,
+        { details: { maxConsecutiveFailures: max } },
+      );
+    }
+    this.mode = mode;
+    this.addEmptySetToLists = config.addEmptySetToLists ?? false;
+    this.owner = owner;
+    this.scheme = scheme;
+    this.maxConsecutiveFailures = max;
+    this.warn = config.onWarning;
+    this.dirty = new DirtyCache(this.warn);
+  }
+
+  // -------------------------------------------------------------------------
+  // Creating and deleting sets
+
+  /**
+   * Creates the sets that do not exist yet (spec §b.4). Existing sets are left as they
+   * are. Unlike the seed, an invalid metadata or a kernel-name collision throws and
+   * nothing is created.
+   *
+   * @throws IpsetsError `INVALID_SET_TYPE`, `INVALID_SET_NAME`, `KERNEL_NAME_COLLISION`.
+   */
+  createIPSets(metas: readonly SetMetadata[]): void {
+    const claims = new Map<string, string>();
+    const resolved = metas.map((meta) => this.resolve(meta, claims));
+    this.resolveEmptySetFor(resolved, claims);
+    for (const r of resolved) this.getOrCreate(r);
+  }
+
+  /**
+   * Deletes a set from the cache (spec §b.5) if it is unused: `force` needs no netpol
+   * references and no list holding it; `soft` also needs it to be empty (or hold only
+   * the shared empty set). Unknown names and the shared empty set are ignored. In mode
+   * `all` the set is destroyed at the next apply. Deleting a list releases its members'
+   * reference counts (the seed leaks them, §g.2.6).
+   *
+   * @returns true when the set was deleted.
+   */
+  deleteIPSet(prefixedName: string, option: DeleteOption = 'soft'): boolean {
+    if (option !== 'soft' && option !== 'force') {
+      throw new IpsetsError('INVALID_ARGUMENT', `invalid delete option ${quote(option)}; expected "soft" or "force"`, {
+        details: { option },
+      });
+    }
+    const set = this.sets.get(prefixedName);
+    if (set === undefined || set === this.emptySet) return false;
+    if (!(option === 'force' ? this.canBeForceDeleted(set) : this.canBeDeleted(set))) return false;
+    this.removeSet(set);
+    return true;
+  }
+
+  /**
+   * Soft-deletes every set that can be deleted (spec §b.13) and returns their prefixed
+   * names. Repeats until nothing more can go, because deleting a list can free its members.
+   */
+  reconcile(): string[] {
+    const deleted: string[] = [];
+    for (;;) {
+      let progress = false;
+      for (const set of [...this.sets.values()]) {
+        if (set !== this.emptySet && this.canBeDeleted(set)) {
+          this.removeSet(set);
+          deleted.push(set.name);
+          progress = true;
+        }
+      }
+      if (!progress) return deleted;
+    }
+  }
+
+  /** Forgets every set and the dirty delta (after a kernel reset, spec §b.15), and the failure count. */
+  reset(): void {
+    this.sets.clear();
+    this.owners.clear();
+    this.dirty.clear();
+    this.emptySet = undefined;
+    this.pending = undefined;
+    this.failures = 0;
+    this.podKeys = new Map();
+    this.podKeysRebuiltAt = 0;
+  }
+
+  // -------------------------------------------------------------------------
+  // Members
+
+  /**
+   * Adds `member` with owner `podKey` to every set of `metas`, creating missing sets
+   * (spec §b.9). A member already present gets the new pod key (ownership transfer).
+   * The member is canonicalised for each set's kind (`hash:net` or `hash:ip,port`) and
+   * everything is validated before anything changes.
+   *
+   * @throws IpsetsError `INVALID_MEMBER` (bad member or wrong form for a set's kind),
+   *   `INVALID_SET_TYPE` (a list, or the empty set), `INVALID_SET_NAME`, `KERNEL_NAME_COLLISION`.
+   */
+  addToSets(metas: readonly SetMetadata[], member: string, podKey: string): void {
+    if (metas.length === 0) return;
+    checkPodKey(podKey);
+    const claims = new Map<string, string>();
+    const resolved = metas.map((meta) => this.resolve(meta, claims));
+    const canon = resolved.map((r) => {
+      this.requireHashSet(r, 'add members to');
+      if (r.meta.type === 'emptyHashSet') {
+        throw new IpsetsError(
+          'INVALID_SET_TYPE',
+          `cannot add ${quote(member)} to ipset ${quote(r.prefixed)}: an emptyHashSet must stay empty`,
+          { details: { set: r.prefixed, member } },
+        );
+      }
+      return memberFor(r, member, 'add', 'to');
+    });
+    const pod = this.internPodKey(podKey);
+    resolved.forEach((r, i) => this.addMemberTo(this.getOrCreate(r), canon[i]!, pod));
+  }
+
+  /**
+   * Removes `member` from every existing set of `metas` whose copy of it is owned by
+   * `podKey` (spec §b.10); a different owner means the remove is stale and is ignored,
+   * and so is a member that is not there (`10.0.0.0/8` and `10.0.0.0/8 nomatch` are
+   * different members). Validates everything first.
+   *
+   * @throws IpsetsError `INVALID_MEMBER` (with "remove" in the message; the seed says
+   *   "add", §g.2.15), `INVALID_SET_TYPE`, `INVALID_SET_NAME`.
+   */
+  removeFromSets(metas: readonly SetMetadata[], member: string, podKey: string): void {
+    if (metas.length === 0) return;
+    checkPodKey(podKey);
+    const checked = metas.map((meta) => {
+      const r = this.lookup(meta);
+      this.requireHashSet(r, 'remove members from');
+      return { r, member: memberFor(r, member, 'remove', 'from') };
+    });
+    for (const { r, member: canon } of checked) {
+      const set = this.sets.get(r.prefixed);
+      if (set !== undefined) this.removeMemberFrom(set, canon, podKey);
+    }
+  }
+
+  /**
+   * Adds every set of `setMetas` to every list of `listMetas`, creating missing sets
+   * (spec §b.11). Validates everything first.
+   *
+   * @throws IpsetsError `INVALID_SET_TYPE` (a list in `setMetas` — lists cannot nest —
+   *   or a hash set in `listMetas`), `INVALID_SET_NAME`, `KERNEL_NAME_COLLISION`.
+   */
+  addToLists(listMetas: readonly SetMetadata[], setMetas: readonly SetMetadata[]): void {
+    if (listMetas.length === 0 || setMetas.length === 0) return;
+    const claims = new Map<string, string>();
+    const members = setMetas.map((meta) => {
+      const r = this.resolve(meta, claims);
+      this.requireMemberSet(r);
+      return r;
+    });
+    const lists = listMetas.map((meta) => {
+      const r = this.resolve(meta, claims);
+      this.requireList(r);
+      return r;
+    });
+    this.resolveEmptySetFor(lists, claims);
+    const memberSets = members.map((r) => this.getOrCreate(r));
+    for (const r of lists) {
+      const list = this.getOrCreate(r);
+      for (const member of memberSets) {
+        if (!list.memberSets!.has(member.kernelName)) this.addMemberToList(list, member);
+      }
+    }
+  }
+
+  /**
+   * Removes the sets of `setMetas` from the list `listMeta` (spec §b.12). A missing list
+   * or member is ignored; the shared empty set is never removed. Validates everything first.
+   *
+   * @throws IpsetsError `INVALID_SET_TYPE`, `INVALID_SET_NAME`.
+   */
+  removeFromList(listMeta: SetMetadata, setMetas: readonly SetMetadata[]): void {
+    if (setMetas.length === 0) return;
+    const listRef = this.lookup(listMeta);
+    this.requireList(listRef);
+    const memberRefs = setMetas.map((meta) => {
+      const r = this.lookup(meta);
+      this.requireMemberSet(r);
+      return r;
+    });
+    const list = this.sets.get(listRef.prefixed);
+    if (list === undefined) return;
+    for (const r of memberRefs) {
+      if (this.addEmptySetToLists && r.prefixed === EMPTY_PREFIXED) {
+        this.warn?.(`cannot remove the empty set from list ${list.name}: every namespace label list holds it`);
+        continue;
+      }
+      const member = this.sets.get(r.prefixed);
+      if (member === undefined || !list.memberSets!.has(member.kernelName)) continue;
+      const listInKernel = this.shouldBeInKernel(list);
+      list.memberSets!.delete(member.kernelName);
+      member.ipsetReferCount = Math.max(0, member.ipsetReferCount - 1);
+      if (listInKernel) {
+        this.dDeleteMember(list, member.kernelName);
+        this.releaseKernelReference(member);
+      }
+    }
+  }
+
+  // -------------------------------------------------------------------------
+  // References
+
+  /**
+   * Records that netpol `refName` uses the set (spec §b.7), creating it if missing.
+   * In mode `on-need` a set that gains its first reason to be in the kernel is created
+   * there, with its list members. Validates before creating anything (the seed creates
+   * the set even when the reference is then refused).
+   *
+   * @throws IpsetsError `INVALID_REFERENCE` (selector on a type that cannot select; a
+   *   second netpol on a CIDR set), `INVALID_SET_TYPE`, `INVALID_SET_NAME`,
+   *   `KERNEL_NAME_COLLISION`, `INVALID_ARGUMENT`.
+   */
+  addReference(meta: SetMetadata, refName: string, refType: ReferenceType): void {
+    checkReference(refName, refType);
+    const claims = new Map<string, string>();
+    const r = this.resolve(meta, claims);
+    if (refType === 'selector' && !r.info.selectorCapable) {
+      const capable = SET_TYPES.filter((t) => setTypeInfo(t).selectorCapable).join(', ');
+      throw new IpsetsError(
+        'INVALID_REFERENCE',
+        `ipset ${quote(r.prefixed)} is not a selector ipset: it is of type ${r.meta.type}; selector sets are of type ${capable}`,
+        { details: { set: r.prefixed, type: r.meta.type, refName } },
+      );
+    }
+    const existing = this.sets.get(r.prefixed);
+    if (refType === 'netpol' && r.meta.type === 'cidrBlocks' && existing?.netPolRefs !== undefined) {
+      for (const owner of existing.netPolRefs) {
+        if (owner !== refName) {
+          throw new IpsetsError(
+            'INVALID_REFERENCE',
+            `cidr ipset ${quote(r.prefixed)} is already owned by netpol ${quote(owner)}; refusing reference from netpol ${quote(refName)}`,
+            { details: { set: r.prefixed, owner, refName } },
+          );
+        }
+      }
+    }
+    this.resolveEmptySetFor([r], claims);
+    const set = this.getOrCreate(r);
+    const wasInKernel = this.shouldBeInKernel(set);
+    if (refType === 'selector') (set.selectorRefs ??= new Set()).add(refName);
+    else (set.netPolRefs ??= new Set()).add(refName);
+    if (!wasInKernel && this.shouldBeInKernel(set)) {
+      this.dCreate(set);
+      for (const member of set.memberSets?.values() ?? []) this.takeKernelReference(member);
+    }
+  }
+
+  /**
+   * Removes netpol `refName`'s reference (spec §b.8); removing an absent reference is
+   * fine. In mode `on-need` a set that loses its last reason to be in the kernel is
+   * destroyed there (it stays in the cache until {@link reconcile} or {@link deleteIPSet}).
+   *
+   * @throws IpsetsError `SET_NOT_FOUND` when the set does not exist, `INVALID_ARGUMENT`.
+   */
+  deleteReference(prefixedName: string, refName: string, refType: ReferenceType): void {
+    checkReference(refName, refType);
+    const set = this.sets.get(prefixedName);
+    if (set === undefined) {
+      throw new IpsetsError(
+        'SET_NOT_FOUND',
+        `cannot delete ${refType} reference ${quote(refName)}: ipset ${quote(prefixedName)} does not exist`,
+        { details: { set: prefixedName, refName, refType } },
+      );
+    }
+    const wasInKernel = this.shouldBeInKernel(set);
+    if (refType === 'selector') set.selectorRefs?.delete(refName);
+    else set.netPolRefs?.delete(refName);
+    if (wasInKernel && !this.shouldBeInKernel(set)) {
+      this.dDestroy(set);
+      for (const member of set.memberSets?.values() ?? []) this.releaseKernelReference(member);
+    }
+  }
+
+  // -------------------------------------------------------------------------
+  // Reading
+
+  /** A frozen snapshot of the set, or `undefined` (the seed hands out the live object, §g.2.17). */
+  getIPSet(prefixedName: string): IPSetSnapshot | undefined {
+    const set = this.sets.get(prefixedName);
+    if (set === undefined) return undefined;
+    const members: string[] = [];
+    const podKeys = new Map<string, string>();
+    if (set.ips !== undefined) {
+      for (const [key, pod] of set.ips) {
+        const m = set.memberOf(key);
+        members.push(m);
+        podKeys.set(m, pod);
+      }
+    } else {
+      for (const member of set.memberSets!.values()) members.push(member.name);
+    }
+    return Object.freeze({
+      name: set.name,
+      unprefixedName: set.unprefixedName,
+      kernelName: set.kernelName,
+      type: set.type,
+      kind: set.info.kind,
+      createSpec: set.info.createSpec,
+      members: Object.freeze(members),
+      podKeys,
+      selectorReferences: Object.freeze([...(set.selectorRefs ?? [])]),
+      netPolReferences: Object.freeze([...(set.netPolRefs ?? [])]),
+      ipsetReferCount: set.ipsetReferCount,
+      kernelReferCount: set.kernelReferCount,
+      inKernel: this.shouldBeInKernel(set),
+    });
+  }
+
+  /** Kernel name → prefixed name of every cached set, in creation order (spec §b.6). */
+  getAllIPSets(): Map<string, string> {
+    const all = new Map<string, string>();
+    for (const set of this.sets.values()) all.set(set.kernelName, set.name);
+    return all;
+  }
+
+  /** True when a set with this prefixed name is cached. */
+  hasIPSet(prefixedName: string): boolean {
+    return this.sets.has(prefixedName);
+  }
+
+  /** Number of cached sets. */
+  get size(): number {
+    return this.sets.size;
+  }
+
+  /**
+   * Every set that should be in the kernel, with its canonical members (lists: member
+   * kernel names in list order), in creation order.
+   */
+  desiredState(): DesiredState {
+    const sets: DesiredSet[] = [];
+    for (const set of this.sets.values()) {
+      if (!this.shouldBeInKernel(set)) continue;
+      const members: string[] = [];
+      set.forEachMember((m) => members.push(m));
+      sets.push({ name: set.kernelName, label: set.name, spec: set.info.createSpec, members });
+    }
+    return { owner: this.owner, sets };
+  }
+
+  /** The dirty sets in plan order. */
+  dirtySets(): DirtySetInfo[] {
+    return [...this.dirty.values()].map((e) => ({ name: e.name, kernelName: e.kernelName, state: e.state }));
+  }
+
+  /** True when the next apply has something to do. */
+  get hasDirtyChanges(): boolean {
+    return this.dirty.size > 0;
+  }
+
+  // -------------------------------------------------------------------------
+  // After an apply
+
+  /**
+   * Takes the report of running a plan made from this manager and clears from the
+   * dirty cache only what that plan covered and reached the kernel: nothing when the
+   * session was fatal; otherwise every planned set except `report.failedSets` and
+   * `report.inUseSets` (those stay dirty so the next apply retries them). Changes made
+   * after planning always stay dirty. A failed set that also changed after planning is
+   * re-sent whole at the next apply (its kernel contents are unknown).
+   *
+   * A report of an older plan (another plan was made since, or it was committed
+   * already) clears nothing and returns `stale: true`.
+   */
+  commit(report: ApplyReport): CommitResult {
+    const basis = report?.plan?.basis;
+    const pending = this.pending;
+    if (!(basis instanceof PlanBasis) || basis.manager !== this || pending === undefined || pending.basis !== basis) {
+      return { stale: true, applied: [], kept: [] };
+    }
+    this.pending = undefined;
+    const fatal = report.fatal !== undefined;
+    const failed = new Set<string>([...(report.failedSets ?? []), ...(report.inUseSets ?? [])]);
+    const applied: string[] = [];
+    const kept: string[] = [];
+    for (const planned of basis.planned.values()) {
+      const later = pending.shadow.get(planned.name);
+      if (!fatal && !failed.has(planned.kernelName)) {
+        if (later === undefined) this.dirty.forget(planned.name);
+        else this.dirty.adopt(later);
+        applied.push(planned.name);
+      } else {
+        if (later !== undefined && !isEmptyUpdate(later)) {
+          const set = this.sets.get(planned.name);
+          this.dirty.markUnknown(planned.name, planned.kernelName, set !== undefined && this.shouldBeInKernel(set));
+        }
+        kept.push(planned.name);
+      }
+      this.releaseIdleClaim(planned.name, planned.kernelName);
+    }
+    return { stale: false, applied, kept };
+  }
+
+  /** Consecutive failed applies recorded by {@link recordApplyResult}. */
+  get consecutiveApplyFailures(): number {
+    return this.failures;
+  }
+
+  /**
+   * Counts an apply: success resets the count, failure increments it.
+   *
+   * @throws IpsetsError `MAX_CONSECUTIVE_FAILURES` when a failure reaches
+   *   {@link maxConsecutiveFailures} (the seed panics here). The count stays at the limit.
+   */
+  recordApplyResult(ok: boolean): void {
+    if (ok) {
+      this.failures = 0;
+      return;
+    }
+    this.failures++;
+    if (this.failures >= this.maxConsecutiveFailures) {
+      throw new IpsetsError(
+        'MAX_CONSECUTIVE_FAILURES',
+        `exceeded max consecutive failures (${this.maxConsecutiveFailures}) when applying ipsets`,
+        { details: { consecutiveApplyFailures: this.failures, limit: this.maxConsecutiveFailures } },
+      );
+    }
+  }
+
+  // -------------------------------------------------------------------------
+  // Internals
+
+  private internals(): ManagerInternals {
+    return {
+      beginPlan: () => {
+        const entries = [...this.dirty.values()];
+        const planned = new Map<string, PlannedSet>();
+        for (const e of entries) planned.set(e.name, { name: e.name, kernelName: e.kernelName, state: e.state });
+        const basis = new PlanBasis(this, planned);
+        this.pending = { basis, shadow: new DirtyCache() };
+        return { entries, basis };
+      },
+      set: (name) => this.sets.get(name),
+    };
+  }
+
+  private shouldBeInKernel(set: IPSet): boolean {
+    return this.mode === 'all' || set === this.emptySet || set.usedByNetPol || set.kernelReferCount > 0;
+  }
+
+  private canBeForceDeleted(set: IPSet): boolean {
+    return !set.usedByNetPol && set.ipsetReferCount === 0;
+  }
+
+  private canBeDeleted(set: IPSet): boolean {
+    if (!this.canBeForceDeleted(set)) return false;
+    if (set.ips !== undefined) return set.ips.size === 0;
+    const members = set.memberSets!;
+    if (members.size === 0) return true;
+    if (members.size > 1 || this.emptySet === undefined) return false;
+    return members.has(this.emptySet.kernelName);
+  }
+
+  /** Validates `meta` for lookup only (no creation): a known type that fits an existing set. */
+  private lookup(meta: SetMetadata): Resolved {
+    validateSetMetadata(meta);
+    const info = setTypeInfo(meta.type);
+    const prefixed = info.prefix + meta.name;
+    const existing = this.sets.get(prefixed);
+    if (existing !== undefined) this.checkFamily(existing, meta);
+    return { meta, prefixed, info, kernelName: existing?.kernelName ?? '' };
+  }
+
+  /** Validates `meta` for use with creation: also claims (tentatively, in `claims`) the kernel name of a new set. */
+  private resolve(meta: SetMetadata, claims: Map<string, string>): Resolved {
+    validateSetMetadata(meta);
+    const info = setTypeInfo(meta.type);
+    const prefixed = info.prefix + meta.name;
+    const existing = this.sets.get(prefixed);
+    if (existing !== undefined) {
+      this.checkFamily(existing, meta);
+      return { meta, prefixed, info, kernelName: existing.kernelName };
+    }
+    const kernelName = computeKernelName(prefixed, { owner: this.owner, scheme: this.scheme });
+    const owner = claims.get(kernelName) ?? this.claimant(kernelName);
+    if (owner !== undefined && owner !== prefixed) {
+      throw new IpsetsError(
+        'KERNEL_NAME_COLLISION',
+        `ipset ${quote(prefixed)} resolves to kernel name ${quote(kernelName)} already owned by ${quote(owner)}` +
+          (this.scheme === 'fnv32' ? '; the fnv32 scheme collides, use sha256-base36' : ''),
+        { details: { set: prefixed, kernelName, owner, scheme: this.scheme } },
+      );
+    }
+    claims.set(kernelName, prefixed);
+    return { meta, prefixed, info, kernelName };
+  }
+
+  /** Also resolves the shared empty set when one of `resolved` is a namespace list that will need it. */
+  private resolveEmptySetFor(resolved: readonly Resolved[], claims: Map<string, string>): void {
+    if (!this.addEmptySetToLists || this.emptySet !== undefined) return;
+    if (resolved.some((r) => isNamespaceList(r.meta.type) && !this.sets.has(r.prefixed))) this.resolve(EMPTY_SET, claims);
+  }
+
+  /** The prefixed name holding a kernel name: a cached set, or a deleted one the kernel may still hold. */
+  private claimant(kernelName: string): string | undefined {
+    const owner = this.owners.get(kernelName);
+    if (owner === undefined) return undefined;
+    return this.sets.has(owner) || this.kernelWorkPending(owner) ? owner : undefined;
+  }
+
+  private kernelWorkPending(name: string): boolean {
+    return (
+      this.dirty.get(name) !== undefined ||
+      (this.pending !== undefined && (this.pending.basis.planned.has(name) || this.pending.shadow.get(name) !== undefined))
+    );
+  }
+
+  private releaseIdleClaim(name: string, kernelName: string): void {
+    if (this.owners.get(kernelName) === name && !this.sets.has(name) && !this.kernelWorkPending(name)) {
+      this.owners.delete(kernelName);
+    }
+  }
+
+  private checkFamily(set: IPSet, meta: SetMetadata): void {
+    if (!sameSetFamily(set.type, meta.type)) {
+      throw new IpsetsError(
+        'INVALID_SET_TYPE',
+        `ipset ${quote(set.name)} exists with type ${set.type} (${set.info.kind}); it was requested as type ${meta.type}`,
+        { details: { set: set.name, type: set.type, requested: meta.type } },
+      );
+    }
+  }
+
+  private requireHashSet(r: Resolved, action: string): void {
+    if (r.info.kind !== 'set') {
+      throw new IpsetsError(
+        'INVALID_SET_TYPE',
+        `cannot ${action} ipset ${quote(r.prefixed)}: it is not a hash set (type ${r.meta.type} is a list)`,
+        { details: { set: r.prefixed, type: r.meta.type } },
+      );
+    }
+  }
+
+  private requireMemberSet(r: Resolved): void {
+    if (r.info.kind !== 'set') {
+      throw new IpsetsError(
+        'INVALID_SET_TYPE',
+        `ipset ${quote(r.prefixed)} is not a hash set and nested list sets are not supported`,
+        { details: { set: r.prefixed, type: r.meta.type } },
+      );
+    }
+  }
+
+  private requireList(r: Resolved): void {
+    if (r.info.kind !== 'list') {
+      throw new IpsetsError(
+        'INVALID_SET_TYPE',
+        `ipset ${quote(r.prefixed)} is not a list set (type ${r.meta.type} is a hash set)`,
+        { details: { set: r.prefixed, type: r.meta.type } },
+      );
+    }
+  }
+
+  /** The seed's `createAndGetIPSet` after validation (cannot fail). */
+  private getOrCreate(r: Resolved): IPSet {
+    const existing = this.sets.get(r.prefixed);
+    if (existing !== undefined) return existing;
+    const set = new IPSet(r.prefixed, r.meta.name, r.meta.type, r.info, r.kernelName);
+    this.sets.set(set.name, set);
+    this.owners.set(set.kernelName, set.name);
+    if (this.mode === 'all') this.dCreate(set);
+    if (set.type === EMPTY_SET.type && set.name === EMPTY_PREFIXED && this.addEmptySetToLists && this.emptySet === undefined) {
+      this.emptySet = set;
+      this.dCreate(set);
+    }
+    if (this.addEmptySetToLists && isNamespaceList(set.type)) {
+      const empty = this.ensureEmptySet();
+      if (!set.memberSets!.has(empty.kernelName)) this.addMemberToList(set, empty);
+    }
+    return set;
+  }
+
+  private ensureEmptySet(): IPSet {
+    if (this.emptySet !== undefined) return this.emptySet;
+    const set =
+      this.sets.get(EMPTY_PREFIXED) ??
+      this.getOrCreate({
+        meta: EMPTY_SET,
+        prefixed: EMPTY_PREFIXED,
+        info: setTypeInfo(EMPTY_SET.type),
+        kernelName: computeKernelName(EMPTY_PREFIXED, { owner: this.owner, scheme: this.scheme }),
+      });
+    // The empty set is always in the kernel, in both modes (spec §b.3 step 5).
+    this.emptySet = set;
+    this.dCreate(set);
+    return set;
+  }
+
+  private addMemberTo(set: IPSet, member: string, podKey: string): void {
+    const ips = set.ips!;
+    const nomatch = hasNomatch(member);
+    const key = nomatch ? stripNomatch(member) : member;
+    if (!ips.has(key)) {
+      ips.set(key, podKey);
+      if (nomatch) (set.nomatch ??= new Set()).add(key);
+      if (this.shouldBeInKernel(set)) this.dAddMember(set, member);
+      return;
+    }
+    ips.set(key, podKey);
+    const wasNomatch = set.nomatch !== undefined && set.nomatch.has(key);
+    if (wasNomatch === nomatch) return;
+    // One kernel entry, two spellings: switching the flag is a delete then an add.
+    if (nomatch) (set.nomatch ??= new Set()).add(key);
+    else set.nomatch!.delete(key);
+    if (this.shouldBeInKernel(set)) {
+      this.dDeleteMember(set, wasNomatch ? key + NOMATCH : key);
+      this.dAddMember(set, member);
+    }
+  }
+
+  private removeMemberFrom(set: IPSet, member: string, podKey: string): void {
+    const ips = set.ips!;
+    if (!set.hasMember(member)) return;
+    const key = stripNomatch(member);
+    if (ips.get(key) !== podKey) return;
+    ips.delete(key);
+    set.nomatch?.delete(key);
+    if (this.shouldBeInKernel(set)) this.dDeleteMember(set, member);
+  }
+
+  private addMemberToList(list: IPSet, member: IPSet): void {
+    list.memberSets!.set(member.kernelName, member);
+    member.ipsetReferCount++;
+    if (this.shouldBeInKernel(list)) {
+      this.dAddMember(list, member.kernelName);
+      this.takeKernelReference(member);
+    }
+  }
+
+  private takeKernelReference(member: IPSet): void {
+    const wasInKernel = this.shouldBeInKernel(member);
+    member.kernelReferCount++;
+    if (!wasInKernel) this.dCreate(member);
+  }
+
+  private releaseKernelReference(member: IPSet): void {
+    const wasInKernel = this.shouldBeInKernel(member);
+    member.kernelReferCount = Math.max(0, member.kernelReferCount - 1);
+    if (wasInKernel && !this.shouldBeInKernel(member)) this.dDestroy(member);
+  }
+
+  private removeSet(set: IPSet): void {
+    const inKernel = this.shouldBeInKernel(set);
+    if (inKernel) this.dDestroy(set);
+    this.sets.delete(set.name);
+    if (set.memberSets !== undefined) {
+      // The seed leaves these counts behind, so former members can never be deleted (§g.2.6).
+      for (const member of set.memberSets.values()) {
+        member.ipsetReferCount = Math.max(0, member.ipsetReferCount - 1);
+        if (inKernel) this.releaseKernelReference(member);
+      }
+    }
+    this.releaseIdleClaim(set.name, set.kernelName);
+  }
+
+  private internPodKey(podKey: string): string {
+    const interned = this.podKeys.get(podKey);
+    if (interned !== undefined) return interned;
+    if (this.podKeys.size >= 2 * this.podKeysRebuiltAt + 1024) this.rebuildPodKeys();
+    this.podKeys.set(podKey, podKey);
+    return podKey;
+  }
+
+  private rebuildPodKeys(): void {
+    const live = new Map<string, string>();
+    for (const set of this.sets.values()) {
+      if (set.ips === undefined) continue;
+      for (const pod of set.ips.values()) live.set(pod, pod);
+    }
+    this.podKeys = live;
+    this.podKeysRebuiltAt = live.size;
+  }
+
+  // Dirty-cache operations go to the cache and, for sets covered by the outstanding
+  // plan, to the shadow cache that tracks changes made after planning.
+
+  private shadowFor(name: string): DirtyCache | undefined {
+    const pending = this.pending;
+    return pending !== undefined && pending.basis.planned.has(name) ? pending.shadow : undefined;
+  }
+
+  private dCreate(set: IPSet): void {
+    this.dirty.create(set.name, set.kernelName, set);
+    this.shadowFor(set.name)?.create(set.name, set.kernelName, set);
+  }
+
+  private dDestroy(set: IPSet): void {
+    this.dirty.destroy(set.name, set.kernelName, set);
+    this.shadowFor(set.name)?.destroy(set.name, set.kernelName, set);
+  }
+
+  private dAddMember(set: IPSet, member: string): void {
+    this.dirty.addMember(set.name, set.kernelName, set, member);
+    this.shadowFor(set.name)?.addMember(set.name, set.kernelName, set, member);
+  }
+
+  private dDeleteMember(set: IPSet, member: string): void {
+    this.dirty.deleteMember(set.name, set.kernelName, member);
+    this.shadowFor(set.name)?.deleteMember(set.name, set.kernelName, member);
+  }
+}
+
+/** @internal The planner's view of a manager. */
+export function managerInternals(manager: IPSetManager): ManagerInternals {
+  return internalsOf(manager);
+}
+
+function isNamespaceList(type: SetType): boolean {
+  return type === 'keyLabelOfNamespace' || type === 'keyValueLabelOfNamespace';
+}
+
+function memberFor(r: Resolved, member: string, verb: 'add' | 'remove', preposition: 'to' | 'from'): string {
+  const kind = r.info.kernelType === 'hash:ip,port' ? 'hash:ip,port' : 'hash:net';
+  try {
+    return canonicalMember(kind, member);
+  } catch (error) {
+    if (!isIpsetsError(error)) throw error;
+    throw new IpsetsError(
+      error.code,
+      `cannot ${verb} ${quote(member)} ${preposition} ipset ${quote(r.prefixed)} (type ${r.meta.type}, ${kind}): ${error.message}`,
+      { cause: error, details: { ...error.details, set: r.prefixed, operation: verb } },
+    );
+  }
+}
+
+function checkPodKey(podKey: unknown): void {
+  if (typeof podKey !== 'string') {
+    throw new IpsetsError('INVALID_ARGUMENT', `invalid pod key ${quote(podKey)}; expected a string`, { details: { podKey } });
+  }
+}
+
+function checkReference(refName: unknown, refType: unknown): void {
+  if (refType !== 'selector' && refType !== 'netpol') {
+    throw new IpsetsError('INVALID_ARGUMENT', `invalid reference type ${quote(refType)}; expected "selector" or "netpol"`, {
+      details: { refType },
+    });
+  }
+  if (typeof refName !== 'string' || refName.length === 0) {
+    throw new IpsetsError('INVALID_ARGUMENT', `invalid reference name ${quote(refName)}; expected a non-empty string`, {
+      details: { refName },
+    });
+  }
+}

@@ -1,0 +1,219 @@
+/**
+ * Apply plans (DESIGN §3.4, spec/azure-npm.md §d.1–§d.2, §e): the manager's dirty delta
+ * as restore lines with sections and error handlers as data.
+ *
+ * Order: creates for every set to add or update; then per set its deletes, then its
+ * adds; then flushes, then destroys of the sets to destroy. Within each block sets
+ * come in the order they became dirty and members in the order they were added —
+ * never hash order — so the same calls give the same plan, byte for byte.
+ */
+import { managerInternals } from './manager.js';
+import type { IPSetManager, PlanSetView } from './manager.js';
+import type { DirtyEntry } from './dirty-cache.js';
+import type { ErrorHandler, PlanLine, PlanNote, RestorePlan, SaveSnapshot, SavedSet } from './types.js';
+
+function handlers(...list: ErrorHandler[]): readonly ErrorHandler[] {
+  return Object.freeze(list.map((h) => Object.freeze(h)));
+}
+
+/**
+ * The seed's error handlers per line kind (spec §e.1), shared by every line of a kind.
+ * First match wins; `any` matches every error.
+ */
+export const APPLY_HANDLERS = Object.freeze({
+  /** `-N`: abort the set's section (its adds and deletes). */
+  create: handlers(
+    { when: 'set-exists', then: 'skip-section', report: 'not-converged' },
+    { when: 'any', then: 'skip-section', report: 'not-converged' },
+  ),
+  /** `-A` to a list. */
+  addToList: handlers(
+    { when: 'member-set-missing', then: 'skip-line', report: 'not-converged' },
+    { when: 'any', then: 'skip-line', report: 'not-converged' },
+  ),
+  /** `-A` to a hash set. */
+  addToSet: handlers({ when: 'any', then: 'skip-line', report: 'not-converged' }),
+  /** `-D`. */
+  del: handlers({ when: 'any', then: 'skip-line', report: 'not-converged' }),
+  /** `-F` of a set to destroy: aborting the section drops its `-X`. */
+  flush: handlers(
+    { when: 'set-missing', then: 'skip-section', report: 'ignorable' },
+    { when: 'any', then: 'skip-section', report: 'not-converged' },
+  ),
+  /** `-X`. */
+  destroy: handlers(
+    { when: 'set-in-use', then: 'skip-line', report: 'in-use' },
+    { when: 'any', then: 'skip-line', report: 'not-converged' },
+  ),
+  /**
+   * `-F` of a set whose kernel contents are unknown, before re-adding all its members
+   * (not in the seed): on failure the set's section is abandoned.
+   */
+  resync: handlers({ when: 'any', then: 'skip-section', report: 'not-converged' }),
+});
+
+/** Section of a set's create, member lines and resync flush (the seed's `add/update-<prefixed>`). */
+export function addOrUpdateSection(prefixedName: string): string {
+  return `add/update-${prefixedName}`;
+}
+
+/** Section of a set's flush and destroy (the seed's `delete-<prefixed>`). */
+export function deleteSection(prefixedName: string): string {
+  return `delete-${prefixedName}`;
+}
+
+// Line objects are built as literals with only the fields their op uses (three
+// shapes: create, add/del, flush/destroy): a million-line plan is a million objects,
+// and their size and allocation dominate planning time.
+
+/** Collects lines; knows each set's section. */
+class Builder {
+  readonly lines: PlanLine[] = [];
+  readonly notes: PlanNote[] = [];
+
+  create(set: PlanSetView, section: string): void {
+    const spec = set.info.createSpec;
+    this.lines.push({ op: 'create', set: set.kernelName, spec, section, onError: APPLY_HANDLERS.create });
+  }
+
+  add(set: PlanSetView, member: string, section: string): void {
+    const onError = set.info.kind === 'list' ? APPLY_HANDLERS.addToList : APPLY_HANDLERS.addToSet;
+    this.lines.push({ op: 'add', set: set.kernelName, member, section, onError });
+  }
+
+  addAll(set: PlanSetView, section: string): void {
+    const lines = this.lines;
+    const kernelName = set.kernelName;
+    const onError = set.info.kind === 'list' ? APPLY_HANDLERS.addToList : APPLY_HANDLERS.addToSet;
+    set.forEachMember((member) => {
+      lines.push({ op: 'add', set: kernelName, member, section, onError });
+    });
+  }
+
+  del(set: PlanSetView, member: string, section: string): void {
+    this.lines.push({ op: 'del', set: set.kernelName, member, section, onError: APPLY_HANDLERS.del });
+  }
+
+  resyncFlush(set: PlanSetView, section: string): void {
+    this.lines.push({ op: 'flush', set: set.kernelName, section, onError: APPLY_HANDLERS.resync });
+  }
+
+  destroyBlock(entries: readonly DirtyEntry[]): void {
+    // All flushes before any destroy: a list being destroyed must release the
+    // members being destroyed first (spec §d.1).
+    for (const e of entries) {
+      if (e.state === 'destroy') {
+        this.lines.push({ op: 'flush', set: e.kernelName, section: deleteSection(e.name), onError: APPLY_HANDLERS.flush });
+      }
+    }
+    for (const e of entries) {
+      if (e.state === 'destroy') {
+        this.lines.push({ op: 'destroy', set: e.kernelName, section: deleteSection(e.name), onError: APPLY_HANDLERS.destroy });
+      }
+    }
+  }
+
+  plan(basis: unknown): RestorePlan {
+    return this.notes.length > 0 ? { lines: this.lines, notes: this.notes, basis } : { lines: this.lines, basis };
+  }
+}
+
+interface Target {
+  readonly entry: DirtyEntry;
+  readonly set: PlanSetView;
+  readonly section: string;
+}
+
+/** Create/update entries with their live sets, in dirty order. */
+function targets(manager: IPSetManager, entries: readonly DirtyEntry[]): Target[] {
+  const internals = managerInternals(manager);
+  const out: Target[] = [];
+  for (const entry of entries) {
+    if (entry.state === 'destroy') continue;
+    const set = internals.set(entry.name);
+    // A create/update entry always has a cached set; skip defensively rather than
+    // emit lines for a set the manager no longer knows.
+    if (set !== undefined) out.push({ entry, set, section: addOrUpdateSection(entry.name) });
+  }
+  return out;
+}
+
+/**
+ * The seed's apply file (`fileCreatorForApply`, spec §d.1) for the manager's dirty
+ * delta: creates (`-N … --exist`) for every set to add or update, then per set its
+ * deletes (`-D`) and adds (`-A`; a set to create gets all its members), then flushes
+ * (`-F`) and destroys (`-X`) of the sets to destroy. Sections and handlers are the
+ * seed's (spec §e.1, {@link APPLY_HANDLERS}). A set whose kernel contents are unknown
+ * (after a failed apply, see `IPSetManager.commit`) is flushed before its adds.
+ *
+ * The plan's `basis` lets `manager.commit(report)` clear exactly what reached the
+ * kernel; a newer plan makes older ones stale.
+ */
+export function planApply(manager: IPSetManager): RestorePlan {
+  const { entries, basis } = managerInternals(manager).beginPlan();
+  const b = new Builder();
+  const sets = targets(manager, entries);
+  for (const t of sets) b.create(t.set, t.section);
+  for (const { entry, set, section } of sets) {
+    if (entry.state === 'create') {
+      if (entry.unknown) b.resyncFlush(set, section);
+      b.addAll(set, section);
+      continue;
+    }
+    if (entry.toDelete !== undefined) for (const m of entry.toDelete) b.del(set, m, section);
+    if (entry.toAdd !== undefined) for (const m of entry.toAdd) b.add(set, m, section);
+  }
+  b.destroyBlock(entries);
+  return b.plan(basis);
+}
+
+/**
+ * The seed's save-file variant (`fileCreatorForApplyWithSaveFile`, spec §d.2) without
+ * its parser quirks: creates for every set to add or update; then the dirty sets the
+ * snapshot holds, in snapshot order, diffed against their kernel members (`-D` for
+ * kernel members not desired, in snapshot order, then `-A` for desired members not in
+ * the kernel, in set order) — canonical members make unchanged members compare equal;
+ * then every other set to add or update with all its members; then flushes and
+ * destroys. A dirty set that exists in the kernel with another type gets only its
+ * create line (which fails and marks it not converged) and a note.
+ */
+export function planApplyWithSave(manager: IPSetManager, snapshot: SaveSnapshot): RestorePlan {
+  const { entries, basis } = managerInternals(manager).beginPlan();
+  const b = new Builder();
+  const sets = targets(manager, entries);
+  for (const t of sets) b.create(t.set, t.section);
+
+  const byKernelName = new Map<string, Target>();
+  for (const t of sets) byKernelName.set(t.set.kernelName, t);
+  const done = new Set<Target>();
+  for (const saved of snapshot.sets) {
+    const t = byKernelName.get(saved.name);
+    if (t === undefined || done.has(t)) continue;
+    done.add(t);
+    diffAgainstKernel(b, t, saved);
+  }
+  for (const t of sets) if (!done.has(t)) b.addAll(t.set, t.section);
+  b.destroyBlock(entries);
+  return b.plan(basis);
+}
+
+function diffAgainstKernel(b: Builder, t: Target, saved: SavedSet): void {
+  const { set, section } = t;
+  if (saved.type !== set.info.kernelType) {
+    b.notes.push({
+      set: set.kernelName,
+      kind: 'info',
+      message: `set ${set.name} is ${saved.type} in the kernel but should be ${set.info.kernelType}; its create line will fail and its members are not changed`,
+    });
+    return;
+  }
+  const kernel = new Set<string>();
+  for (const m of saved.members) {
+    if (kernel.has(m)) continue;
+    kernel.add(m);
+    if (!set.hasMember(m)) b.del(set, m, section);
+  }
+  set.forEachMember((m) => {
+    if (!kernel.has(m)) b.add(set, m, section);
+  });
+}
