@@ -6,5 +6,9 @@
  */
 
 // --- fake kernel, port ---
+export { FakeKernel } from './fake-kernel.js';
+export type { CrashSignal, FakeKernelJSON, FakeKernelOptions, FaultSpec, RestoreOptions } from './fake-kernel.js';
+export { createFakePort } from './fake-port.js';
+export type { FakePortOptions } from './fake-port.js';
 
 // --- arbitraries, invariants ---

@@ -1,0 +1,455 @@
+/**
+ * Userspace parsing of add/del/test arguments (ipset's lib/parse.c), producing one
+ * {@link Elem} per line with its exact netlink size for batching (§2.4). Parse failures
+ * are thrown as {@link ParseFailure}s; the caller decides what survives.
+ */
+import { parseIPv4, parseIPv6 } from './inet.js';
+import { nameTooLong } from './messages.js';
+import {
+  IPPROTO_ICMP,
+  IPPROTO_ICMPV6,
+  icmpByName,
+  protocolByName,
+  protocolHasPorts,
+  protocolName,
+  serviceByName,
+} from './netdb.js';
+import { parseCNumber, parseCNumberBig } from './numbers.js';
+
+/** Set types the fake models. */
+export type SetTypeName = 'hash:ip' | 'hash:net' | 'hash:ip,port' | 'list:set';
+/** Address family: 4 = inet, 6 = inet6. */
+export type Family = 4 | 6;
+/** The element commands. */
+export type AdtCmd = 'add' | 'del' | 'test';
+
+/**
+ * How a line failed in userspace:
+ * - `session`: printed as `Error in line N: msg`, rc 1 (U in the spec);
+ * - `parameter`: printed without line number plus the Try-line, rc 2 (P);
+ * - `raw`: printed as is without line number, rc 1 (port errors, the mandatory-flags bug);
+ * - `icmp-family`: icmp/icmpv6 of the wrong family (outcome depends on the session, §3.2).
+ */
+export type FailureKind = 'session' | 'parameter' | 'raw' | 'icmp-family';
+
+/** A userspace failure of one line. */
+export class ParseFailure {
+  constructor(
+    readonly kind: FailureKind,
+    readonly message: string,
+  ) {}
+}
+
+/** Throws a `Syntax error: …` session failure. */
+export function syntaxError(message: string): never {
+  throw new ParseFailure('session', `Syntax error: ${message}`);
+}
+
+/** Optional per-element extension values (only those given on the line). */
+export interface ElemExt {
+  timeout?: number;
+  packets?: bigint;
+  bytes?: bigint;
+  comment?: string;
+  skbmark?: readonly [number, number];
+  skbprio?: readonly [number, number];
+  skbqueue?: number;
+}
+
+/** One parsed add/del/test line, as ipset would put it into a netlink message. */
+export class Elem {
+  line = 0;
+  /** The element argument as typed (for `test` messages). */
+  text = '';
+  family: Family = 4;
+  ip = 0;
+  /** Range end (IP_TO attribute), -1 when absent. */
+  ipTo = -1;
+  /** CIDR attribute, -1 when absent. */
+  cidr = -1;
+  ip6: Uint16Array | null = null;
+  proto = 0;
+  port = 0;
+  /** PORT_TO attribute, -1 when absent. */
+  portTo = -1;
+  nomatch = false;
+  ext: ElemExt | null = null;
+  /** list:set: member name, reference name, before/after. */
+  name: string | null = null;
+  ref: string | null = null;
+  before = false;
+  /** Bytes this element adds to a batch. */
+  size = 0;
+  /** The element fits iff batchLength + need <= 4096 (§2.4 fit rule, all attributes). */
+  need = 0;
+  /** Injected kernel failure (fault plans). */
+  fault: string | null = null;
+}
+
+// Wire accounting scratch (module level to stay allocation free).
+let wOff = 0;
+let wNeed = 0;
+function wStart(): void {
+  wOff = 4; // IPSET_ATTR_DATA nest header
+  wNeed = 0;
+}
+function wAttr(size: number, nest: number, policy: number): void {
+  const n = wOff + nest + 4 + ((policy + 3) & ~3) + 20;
+  if (n > wNeed) wNeed = n;
+  wOff += size;
+}
+function wIp(family: Family): void {
+  if (family === 4) wAttr(12, 4, 4);
+  else wAttr(24, 4, 16);
+}
+function wString(len: number, policy: number): void {
+  wAttr(4 + ((len + 1 + 3) & ~3), 0, policy);
+}
+function wFinish(e: Elem): void {
+  wAttr(8, 0, 4); // IPSET_ATTR_LINENO
+  e.size = wOff;
+  e.need = wNeed;
+}
+
+/** Netlink size of a batch header for a set name (§2.4 `H`). */
+export function batchHeaderSize(setName: string): number {
+  return 16 + 4 + 8 + ((4 + byteLength(setName) + 1 + 3) & ~3) + 8 + 4;
+}
+
+/** UTF-8 byte length (names are almost always ASCII). */
+export function byteLength(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff) {
+      n += 4;
+      i++;
+    } else n += 3;
+  }
+  return n;
+}
+
+/** ipset_parse_setname: at most 31 bytes. */
+export function checkSetName(name: string): string {
+  if (byteLength(name) > 31) throw new ParseFailure('session', nameTooLong(name));
+  return name;
+}
+
+function resolveFailed(part: string, family: Family): never {
+  return syntaxError(`cannot parse ${part}: resolving to ${family === 4 ? 'IPv4' : 'IPv6'} address failed`);
+}
+
+/** string_to_cidr(): u8 first (0-255 message), then the family range. */
+function parseCidr(text: string, max: number): number {
+  const v = parseCNumber(text, 0, 255);
+  if (typeof v === 'string') syntaxError(v);
+  if (v > max) syntaxError(`'${text}' is out of range 0-${max}`);
+  return v;
+}
+
+function splitIndex(s: string, ch: string): number {
+  const i = s.indexOf(ch);
+  return i >= 0 && i < s.length - 1 ? i : -1;
+}
+
+function parseV6Part(part: string): Uint16Array {
+  let p = part;
+  if (p.length > 1 && p[0] === '[' && p[p.length - 1] === ']') p = p.slice(1, -1);
+  const w = parseIPv6(p);
+  if (w === undefined) resolveFailed(part, 6);
+  return w;
+}
+
+/**
+ * The address part of an element: `ipset_parse_ip4_single6` (hash:ip, hash:ip,port;
+ * `net` = false) or `ipset_parse_ip4_net6` (hash:net; `net` = true).
+ */
+function parseAddress(e: Elem, text: string, family: Family, net: boolean): void {
+  if (family === 6) {
+    const slash = splitIndex(text, '/');
+    const dash = text.indexOf('-');
+    if (!net && (dash >= 0 || slash >= 0)) {
+      if (dash < 0 && slash >= 0 && parseCNumber(text.slice(slash + 1), 128, 128) === 128) {
+        e.ip6 = parseV6Part(text.slice(0, slash));
+        e.cidr = 128;
+        return;
+      }
+      syntaxError(`plain IP address must be supplied: ${text}`);
+    }
+    if (net && dash >= 0 && slash < 0) syntaxError(`IP address or IP/cidr must be specified: ${text}`);
+    if (slash >= 0) {
+      e.cidr = parseCidr(text.slice(slash + 1), 128);
+      e.ip6 = parseV6Part(text.slice(0, slash));
+    } else {
+      e.ip6 = parseV6Part(text);
+    }
+    return;
+  }
+  const slash = splitIndex(text, '/');
+  if (slash >= 0) {
+    e.cidr = parseCidr(text.slice(slash + 1), 32);
+    const part = text.slice(0, slash);
+    const ip = parseIPv4(part);
+    if (ip < 0) resolveFailed(part, 4);
+    e.ip = ip;
+    return;
+  }
+  const dash = splitIndex(text, '-');
+  if (dash >= 0) {
+    const a = text.slice(0, dash);
+    const ip = parseIPv4(a);
+    if (ip < 0) resolveFailed(a, 4);
+    const b = text.slice(dash + 1);
+    const to = parseIPv4(b);
+    if (to < 0) resolveFailed(b, 4);
+    e.ip = ip;
+    e.ipTo = to;
+    return;
+  }
+  const ip = parseIPv4(text);
+  if (ip < 0) resolveFailed(text, 4);
+  e.ip = ip;
+}
+
+function isNumeric(text: string): boolean {
+  return typeof parseCNumber(text, 0, 255) === 'number';
+}
+
+/** ipset_parse_port(): number, then service name; the 2–3 line error without line number. */
+function parsePort(text: string, protoText: string): number {
+  const n = parseCNumber(text, 0, 65535);
+  if (typeof n === 'number') return n;
+  let lines = `Syntax error: ${n}\n`;
+  let service: number | undefined;
+  const protoNum = parseCNumber(protoText, 0, 255);
+  if (typeof protoNum === 'number') {
+    const pname = protocolName(protoNum);
+    service = pname === undefined ? undefined : serviceByName(text, pname);
+  } else {
+    lines += `Syntax error: '${protoText}' is invalid as number\n`;
+    service = serviceByName(text, protoText);
+  }
+  if (service !== undefined) return service;
+  throw new ParseFailure('raw', `${lines}cannot parse '${text}' as a ${protoText} port`);
+}
+
+/** ipset_parse_proto(). */
+function parseProto(text: string): number {
+  const named = protocolByName(text.toLowerCase() === 'icmpv6' ? 'ipv6-icmp' : text);
+  if (named !== undefined) return named;
+  const n = parseCNumber(text, 0, 255);
+  if (typeof n === 'number') return n;
+  return syntaxError(`cannot parse '${text}' as a protocol`);
+}
+
+function parseIcmp(e: Elem, text: string, v6: boolean): void {
+  const named = icmpByName(text, v6);
+  if (named !== undefined) {
+    e.port = named;
+    return;
+  }
+  const slash = splitIndex(text, '/');
+  if (slash < 0) throw new ParseFailure('session', `Cannot parse ${text} as an ICMP${v6 ? 'v6' : ''} type/code.`);
+  const t = parseCNumber(text.slice(0, slash), 0, 255);
+  if (typeof t === 'string') syntaxError(t);
+  const c = parseCNumber(text.slice(slash + 1), 0, 255);
+  if (typeof c === 'string') syntaxError(c);
+  e.port = (t << 8) | c;
+}
+
+/** ipset_parse_proto_port(). */
+function parseProtoPort(e: Elem, text: string, family: Family): void {
+  const colon = text.indexOf(':');
+  if (colon > 0 && colon < text.length - 1) {
+    const protoText = text.slice(0, colon);
+    const rest = text.slice(colon + 1);
+    const proto = parseProto(protoText);
+    e.proto = proto;
+    if (protocolHasPorts(proto)) {
+      parsePortRange(e, rest, protoText);
+      return;
+    }
+    if (proto === IPPROTO_ICMP || proto === IPPROTO_ICMPV6) {
+      if ((proto === IPPROTO_ICMP) !== (family === 4)) throw new ParseFailure('icmp-family', '');
+      parseIcmp(e, rest, proto === IPPROTO_ICMPV6);
+      return;
+    }
+    if (rest !== '0') syntaxError(`Protocol ${protoText} can be used with pseudo port value 0 only.`);
+    e.port = 0;
+    return;
+  }
+  e.proto = 6;
+  parsePortRange(e, text, 'tcp');
+}
+
+function parsePortRange(e: Elem, text: string, protoText: string): void {
+  const dash = splitIndex(text, '-');
+  if (dash >= 0) {
+    e.portTo = parsePort(text.slice(dash + 1), protoText);
+    e.port = parsePort(text.slice(0, dash), protoText);
+  } else {
+    e.port = parsePort(text, protoText);
+  }
+}
+
+/** Static description of a set as userspace sees it (cached type and family). */
+export interface SetView {
+  type: SetTypeName;
+  family: Family;
+}
+
+type OptName = 'timeout' | 'nomatch' | 'packets' | 'bytes' | 'comment' | 'skbmark' | 'skbprio' | 'skbqueue' | 'before' | 'after';
+const EXT_OPTS: readonly OptName[] = ['timeout', 'packets', 'bytes', 'comment', 'skbmark', 'skbprio', 'skbqueue'];
+
+/** The options a command accepts after the element, per set type (type->cmd[].args). */
+function allowedOptions(type: SetTypeName, cmd: AdtCmd): readonly OptName[] {
+  if (type === 'list:set') return cmd === 'add' ? ['before', 'after', ...EXT_OPTS] : ['before', 'after'];
+  if (cmd === 'add') return type === 'hash:net' ? ['timeout', 'nomatch', ...EXT_OPTS.slice(1)] : EXT_OPTS;
+  if (cmd === 'test' && type === 'hash:net') return ['nomatch'];
+  return [];
+}
+
+/** ipset_match_option: exact name, two leading dashes allowed. */
+function matchOption(word: string, allowed: readonly OptName[]): OptName | undefined {
+  const w = word.startsWith('--') ? word.slice(2) : word;
+  for (const o of allowed) if (o === w) return o;
+  return undefined;
+}
+
+function parseExtNumber(text: string): number {
+  const v = parseCNumber(text, 0, 4294967295);
+  if (typeof v === 'string') syntaxError(v);
+  return v;
+}
+
+function parseU64(text: string): bigint {
+  const v = parseCNumberBig(text, 0n, (1n << 64n) - 1n);
+  if (typeof v === 'string') syntaxError(v);
+  return BigInt(v);
+}
+
+function parseHexPair(text: string, sep: string, what: string): [number, number] {
+  const i = text.indexOf(sep);
+  const a = i < 0 ? text : text.slice(0, i);
+  const b = i < 0 ? undefined : text.slice(i + 1);
+  const av = parseCNumber(sep === ':' ? `0x${a}` : a, 0, 4294967295);
+  if (typeof av === 'string') syntaxError(`Invalid ${what} format: ${text}`);
+  if (b === undefined) return [av, sep === '/' ? 0xffffffff : 0];
+  const bv = parseCNumber(sep === ':' ? `0x${b}` : b, 0, 4294967295);
+  if (typeof bv === 'string') syntaxError(`Invalid ${what} format: ${text}`);
+  return [av, bv];
+}
+
+/**
+ * Parses `SETNAME ELEM [options]` (words[start] is the element) of an add/del/test line
+ * for a set of the given view. Returns the element with its wire size.
+ */
+export function parseAdt(words: readonly string[], start: number, end: number, cmd: AdtCmd, view: SetView): Elem {
+  const e = new Elem();
+  const text = words[start] as string;
+  e.text = text;
+  e.family = view.family;
+  wStart();
+  if (view.type === 'list:set') {
+    e.name = checkSetName(text);
+  } else {
+    parseHashElem(e, text, view);
+  }
+  for (let i = start + 1; i < end; i++) {
+    const word = words[i] as string;
+    const opt = matchOption(word, allowedOptions(view.type, cmd));
+    if (opt === undefined) throw new ParseFailure('parameter', `Unknown argument: \`${word}'`);
+    if (opt === 'nomatch') {
+      e.nomatch = true;
+      continue;
+    }
+    const arg = words[i + 1];
+    if (i + 1 >= end || arg === undefined) {
+      throw new ParseFailure('parameter', `Missing mandatory argument of option \`${opt}'`);
+    }
+    i++;
+    const ext: ElemExt = (e.ext ??= {});
+    switch (opt) {
+      case 'before':
+      case 'after':
+        e.ref = checkSetName(arg);
+        e.before = opt === 'before';
+        break;
+      case 'timeout':
+        ext.timeout = parseExtNumber(arg);
+        break;
+      case 'packets':
+        ext.packets = parseU64(arg);
+        break;
+      case 'bytes':
+        ext.bytes = parseU64(arg);
+        break;
+      case 'comment':
+        if (byteLength(arg) > 255) syntaxError('Comment is longer than 255 characters');
+        ext.comment = arg;
+        break;
+      case 'skbmark':
+        ext.skbmark = parseHexPair(arg, '/', 'skbmark');
+        break;
+      case 'skbprio':
+        ext.skbprio = parseHexPair(arg, ':', 'skbprio');
+        break;
+      case 'skbqueue': {
+        const q = parseCNumber(arg, 0, 65535);
+        if (typeof q === 'string') syntaxError(q);
+        ext.skbqueue = q;
+        break;
+      }
+    }
+  }
+  accountWire(e, view);
+  return e;
+}
+
+function parseHashElem(e: Elem, text: string, view: SetView): void {
+  if (view.type === 'hash:ip,port') {
+    const comma = text.indexOf(',');
+    if (comma < 0 || comma === text.length - 1) syntaxError(`Second element is missing from ${text}.`);
+    const second = text.slice(comma + 1);
+    if (second.indexOf(',') >= 0) {
+      syntaxError(`Two elem separators in ${text}, but settype hash:ip,port supports one.`);
+    }
+    parseAddress(e, text.slice(0, comma), view.family, false);
+    parseProtoPort(e, second, view.family);
+    return;
+  }
+  if (text.indexOf(',') >= 0) syntaxError(`Elem separator in ${text}, but settype ${view.type} supports none.`);
+  parseAddress(e, text, view.family, view.type === 'hash:net');
+}
+
+/** Appends the element's attributes in attribute-number order (§2.4). */
+function accountWire(e: Elem, view: SetView): void {
+  if (view.type === 'list:set') {
+    if (e.before) wAttr(8, 0, 4); // CADT_FLAGS
+    wString(byteLength(e.name as string), 32); // NAME
+    if (e.ref !== null) wString(byteLength(e.ref), 32); // NAMEREF
+  } else {
+    wIp(e.family); // IP
+    if (e.ipTo >= 0) wIp(e.family); // IP_TO
+    if (e.cidr >= 0) wAttr(8, 0, 1); // CIDR
+    if (view.type === 'hash:ip,port') {
+      wAttr(8, 0, 2); // PORT
+      if (e.portTo >= 0) wAttr(8, 0, 2); // PORT_TO
+    }
+  }
+  const x = e.ext;
+  if (x?.timeout !== undefined) wAttr(8, 0, 4); // TIMEOUT
+  if (view.type === 'hash:ip,port') wAttr(8, 0, 1); // PROTO
+  if (e.nomatch) wAttr(8, 0, 4); // CADT_FLAGS
+  if (x !== null) {
+    if (x.bytes !== undefined) wAttr(12, 0, 8);
+    if (x.packets !== undefined) wAttr(12, 0, 8);
+    if (x.comment !== undefined) wString(byteLength(x.comment), 256);
+    if (x.skbmark !== undefined) wAttr(12, 0, 8);
+    if (x.skbprio !== undefined) wAttr(8, 0, 4);
+    if (x.skbqueue !== undefined) wAttr(8, 0, 2);
+  }
+  wFinish(e);
+}
