@@ -1,0 +1,15 @@
+import { describePortContract } from '@ipsets/testing/vitest';
+import { FakeKernel, createFakePort } from '@ipsets/testing';
+
+describePortContract('fake port over FakeKernel', async () => {
+  const kernel = new FakeKernel();
+  return {
+    port: createFakePort(kernel),
+    reference: async (set) => kernel.reference(set),
+    unreference: async (set) => kernel.unreference(set),
+  };
+});
+
+describePortContract('fake port over FakeKernel, without iptables references', async () => ({
+  port: createFakePort(new FakeKernel()),
+}));
