@@ -12,3 +12,14 @@ export { createFakePort } from './fake-port.js';
 export type { FakePortOptions } from './fake-port.js';
 
 // --- arbitraries, invariants ---
+export {
+  assertConverged,
+  assertForeignUntouched,
+  assertReportTruthful,
+  canonicalSave,
+  canonicalSaveText,
+  convergenceProblems,
+  normalizeCreateOptions,
+  saveTextOf,
+} from './invariants.js';
+export type { CanonicalSet, ConvergedOptions, ConvergenceProblem, SaveSource } from './invariants.js';
