@@ -334,21 +334,18 @@ export class IPSetManager {
 
   /**
    * Soft-deletes every set that can be deleted (spec §b.13) and returns their prefixed
-   * names. Repeats until nothing more can go, because deleting a list can free its members.
+   * names, in creation order. One pass suffices: a soft-deletable list holds at most
+   * the shared empty set, which is never deleted.
    */
   reconcile(): string[] {
     const deleted: string[] = [];
-    for (;;) {
-      let progress = false;
-      for (const set of [...this.sets.values()]) {
-        if (set !== this.emptySet && this.canBeDeleted(set)) {
-          this.removeSet(set);
-          deleted.push(set.name);
-          progress = true;
-        }
+    for (const set of [...this.sets.values()]) {
+      if (set !== this.emptySet && this.canBeDeleted(set)) {
+        this.removeSet(set);
+        deleted.push(set.name);
       }
-      if (!progress) return deleted;
     }
+    return deleted;
   }
 
   /** Forgets every set and the dirty delta (after a kernel reset, spec §b.15), and the failure count. */
