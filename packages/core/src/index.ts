@@ -70,3 +70,10 @@ export { classifyIpsetError } from './classify.js';
 export type { ClassifyOp, ClassifyOptions } from './classify.js';
 
 // --- recovery: sessions, reconcile/reset plans, drivers ---
+export { DEFAULT_MAX_ATTEMPTS, createRestoreSession, pendingBatchStart, runRestoreSession } from './session.js';
+export type { Attempt, RestoreSession, RestoreSessionOptions, RunRestoreSessionOptions } from './session.js';
+export { planReconcile } from './plan-reconcile.js';
+export type { PlanReconcileOptions } from './plan-reconcile.js';
+export { RESET_DESTROY_HANDLERS, RESET_FLUSH_HANDLERS, planResetDestroy, planResetFlush } from './plan-reset.js';
+export { DEFAULT_RESET_OWNER, applyIPSets, applyIPSetsWithSave, reconcileIPSets, resetIPSets } from './drivers.js';
+export type { DriverOptions, ReconcileOptions, ResetOptions, ResetReport } from './drivers.js';
