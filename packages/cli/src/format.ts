@@ -184,7 +184,7 @@ export function formatPlanCounts(plan: RestorePlan): string {
   for (const l of plan.lines) counts[l.op]++;
   const parts = Object.entries(counts)
     .filter(([, n]) => n > 0)
-    .map(([op, n]) => `${op} ${n}`);
+    .map(([op, n]) => `${op} ${formatCount(n)}`);
   return parts.length === 0 ? 'nothing to do' : parts.join(', ');
 }
 
@@ -271,7 +271,7 @@ export function formatApplyReport(report: ApplyReport, options: FormatReportOpti
   }
   for (const note of report.notes) out.push(`${s.yellow('note')}: ${name(note.set)}: ${note.kind}: ${note.message}`);
   if (report.inUseSets.length > 0) {
-    out.push(`${s.yellow('in use')} (referenced by a kernel component; flushed, not destroyed):`);
+    out.push(`${s.yellow('in use')} (referenced by a kernel component, so not destroyed):`);
     for (const set of report.inUseSets) out.push(`  ${name(set)}`);
   }
   if (report.failedSets.length > 0) {

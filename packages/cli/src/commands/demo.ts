@@ -14,12 +14,12 @@
  * 5. The final check: the kernel's owned sets equal the desired state, and the
  *    foreign set is byte-identical.
  */
-import { IPSetManager, applyIPSets, parseSave, planApply, prefixedName, renderRestore } from '@ipsets/core';
+import { IPSetManager, applyIPSets, parseListHeaders, parseSave, planApply, prefixedName, renderRestore } from '@ipsets/core';
 import type { ApplyReport, CommandResult, DesiredState, IpsetPort, PortCallOptions, SetMetadata } from '@ipsets/core';
 import { FakeKernel, createFakePort } from '@ipsets/testing';
 import { EXIT, stdoutStyle } from '../cli-io.js';
 import type { CliIo } from '../cli-io.js';
-import { formatApplyReport, formatBytes, formatCount, formatDuration, headLines, labelsOf } from '../format.js';
+import { formatApplyReport, formatBytes, formatCount, formatDuration, formatPlanCounts, headLines, labelsOf } from '../format.js';
 import { createStyle } from '../style.js';
 import type { Style } from '../style.js';
 
@@ -255,8 +255,13 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
     const ms = now() - started;
     const texts = rec.restores.slice(before);
     const bytes = texts.reduce((n, r) => n + r.text.length, 0);
+    const verdict = !report.converged
+      ? s.yellow('not converged')
+      : report.inUseSets.length > 0
+        ? s.yellow(`converged except ${report.inUseSets.length} set in use`)
+        : s.green('converged');
     say(
-      `${s.bold(title)}: ${formatCount(report.linesTotal)} lines (${formatBytes(bytes)}) in ${report.attempts.length} restore(s), ${formatDuration(ms)} — ${report.converged ? s.green('converged') : s.yellow('not converged')}`,
+      `${s.bold(title)}: ${formatCount(report.linesTotal)} lines (${formatPlanCounts(report.plan)}; ${formatBytes(bytes)}) in ${report.attempts.length} restore(s), ${formatDuration(ms)} — ${verdict}`,
     );
     const first = texts[0];
     if (first !== undefined && showLines > 0) say(indent(headLines(first.text, showLines)));
@@ -292,6 +297,11 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
   heading('2. First apply, then pod churn as small deltas');
   const first = await apply('first apply');
   ok = check(first.converged && first.attempts.length === 1, 'the first apply converged in one restore') && ok;
+  const headers = parseListHeaders(kernel.listHeaders().stdout);
+  const owned = headers.filter((h) => h.name.startsWith(owner));
+  say(
+    `kernel now: ${headers.length} sets (${owned.length} owned, ${headers.length - owned.length} foreign), ${formatCount(owned.reduce((n, h) => n + h.entries, 0))} owned entries`,
+  );
   for (let round = 1; round <= 3; round++) {
     const gone: Pod[] = [];
     for (let i = 0; i < 3; i++) {
@@ -320,6 +330,9 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
   const inUse = await apply('apply');
   write(indent(formatApplyReport(inUse, { labels: labelsOf(desired0) }).trimEnd()) + '\n');
   ok = check(inUse.inUseSets.includes(doomedName), `the refused destroy is reported in use, not hidden as success`) && ok;
+  say(
+    `the set stays in the kernel, flushed (this is the seed's delta path: -F then -X); \`ipsets apply\` (reconcile) leaves a referenced set untouched instead, so the rule keeps matching what it matched`,
+  );
   kernel.unreference(doomedName);
   say(`the iptables rule is removed; the next apply retries the destroy`);
   const released = await apply('apply');
@@ -328,23 +341,43 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
 
   // --- 4. fault (b): userspace error mid-batch -----------------------------------
   heading('4. Fault: a scale-up fails in userspace in the middle of a batch');
-  const scaled: Pod[] = [];
-  for (let i = 0; i < 400; i++) scaled.push(cluster.addPod('search', 'indexer'));
+  for (let i = 0; i < 400; i++) cluster.addPod('search', 'indexer');
   const plan = planApply(manager);
-  const target = `-A ${desired0.sets.find((d) => d.label === 'ns-search')!.name} `;
+  const searchSet = desired0.sets.find((d) => d.label === 'ns-search')!.name;
   const rendered = renderRestore(plan).split('\n');
-  const adds = rendered.map((l, i) => (l.startsWith(target) ? i + 1 : 0)).filter((n) => n > 0);
+  const adds = rendered.map((l, i) => (l.startsWith(`-A ${searchSet} `) ? i + 1 : 0)).filter((n) => n > 0);
   const failAt = adds[Math.min(adds.length - 1, 250)]!;
-  kernel.failLine(failAt, { side: 'userspace' });
-  say(`400 indexer pods start: ${formatCount(plan.lines.length)} lines; line ${formatCount(failAt)} will fail in ipset's userspace (the pending batch is never sent)`);
+  const fault = { message: 'The set with the given name does not exist', side: 'userspace' as const };
+  // What the seed's recovery would leave behind: the same fault, then a resume after the failing line.
+  const seedKernel = FakeKernel.fromJSON(kernel.toJSON());
+  seedKernel.failLine(failAt, fault);
+  seedKernel.restore(rendered.join('\n'), { exist: true });
+  seedKernel.restore(rendered.slice(failAt).join('\n'), { exist: true });
+  const beforeFault = plan.lines.filter((l, i) => i < failAt - 1 && l.op === 'add' && l.set === searchSet).map((l) => l.member!);
+  const seedHas = new Set(seedKernel.members(searchSet) ?? []);
+  const lostBySeed = beforeFault.filter((m) => !seedHas.has(m));
+
+  kernel.failLine(failAt, fault);
+  say(
+    `400 indexer pods start: ${formatCount(plan.lines.length)} lines; line ${formatCount(failAt)} (an add to ns-search) will fail in ipset's userspace, so the batch pending before it is never sent`,
+  );
   const faulty = await apply('apply');
   write(indent(formatApplyReport(faulty, { labels: labelsOf(manager.desiredState()) }).trimEnd()) + '\n');
   const resumed = faulty.attempts.find((a) => a.action === 'resume-batch');
-  ok = check(resumed !== undefined, 'the session resumed at the start of the lost batch (the seed would resume after the failing line)') && ok;
-  if (!faulty.converged) {
-    const retry = await apply('next apply (what failed stayed dirty)');
-    ok = check(retry.converged, 'the skipped line was applied by the next apply') && ok;
+  const next = resumed === undefined ? undefined : faulty.attempts[faulty.attempts.indexOf(resumed) + 1];
+  const resumeLine = next?.lineIndices[0] === undefined ? undefined : next.lineIndices[0] + 1;
+  if (resumeLine !== undefined) {
+    say(
+      `attempt 2 resumed at line ${formatCount(resumeLine)}, the start of the run of adds to ns-search (${formatCount(failAt - resumeLine)} lines re-sent; -exist makes that safe)`,
+    );
   }
+  say(`the seed resumes after line ${formatCount(failAt)}: on the same fault it leaves ${formatCount(lostBySeed.length)} of these ${formatCount(beforeFault.length)} members out of the kernel, and reports success`);
+  ok = check(resumeLine !== undefined && resumeLine < failAt, 'the session resumed at the start of the lost batch, not after the failing line') && ok;
+  const now1 = new Set(kernel.members(searchSet) ?? []);
+  ok = check(beforeFault.every((m) => now1.has(m)), `all ${formatCount(beforeFault.length)} members sent before the failing line are in the kernel`) && ok;
+  ok = check(faulty.failedSets.includes(searchSet), 'the set with the skipped line is reported not converged and stays dirty') && ok;
+  const retry = await apply('next apply');
+  ok = check(retry.converged, 'the next apply converged (the skipped member was re-sent)') && ok;
 
   // --- 5. final check --------------------------------------------------------------
   heading('5. Final check: the kernel equals the desired state');

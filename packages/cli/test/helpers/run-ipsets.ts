@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import type { ResultPromise } from 'execa';
+import { inject } from 'vitest';
+import type {} from './build.js';
 
 /** dist/bin.js of this package. */
 export const BIN = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
@@ -28,8 +30,14 @@ export interface RunOptions {
   input?: string;
 }
 
+function assertBuilt(): void {
+  const error = inject('ipsetsBuildError');
+  if (error) throw new Error(`the ipsets binary could not be built: ${error}`);
+}
+
 /** Runs `ipsets ARGS` to completion. */
 export async function ipsets(args: readonly string[], options: RunOptions): Promise<IpsetsRun> {
+  assertBuilt();
   const result = await execa(process.execPath, [BIN, ...args], {
     cwd: options.cwd,
     reject: false,
@@ -43,6 +51,7 @@ export async function ipsets(args: readonly string[], options: RunOptions): Prom
 
 /** Starts `ipsets ARGS` and returns the running process (for the agent). */
 export function spawnIpsets(args: readonly string[], options: RunOptions): ResultPromise {
+  assertBuilt();
   return execa(process.execPath, [BIN, ...args], {
     cwd: options.cwd,
     reject: false,

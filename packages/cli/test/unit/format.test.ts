@@ -159,7 +159,7 @@ describe('formatApplyReport', () => {
     expect(text).toContain('attempt 1: 7 lines, exit 1: set-in-use (kernel) at line 7 "Set cannot be destroyed: it is in use by a kernel component" → skip-line');
     expect(text).toContain('line 7: -X o-old  — set-in-use: Set cannot be destroyed');
     expect(text).toContain('[in-use]');
-    expect(text).toContain('in use (referenced by a kernel component; flushed, not destroyed):\n  o-old\n');
+    expect(text).toContain('in use (referenced by a kernel component, so not destroyed):\n  o-old\n');
     expect(text).toContain('not converged:\n  ns-upd (o-upd)\n');
     expect(text.trimEnd().endsWith('NOT converged')).toBe(true);
   });
