@@ -98,6 +98,8 @@ export interface DirtySetInfo {
 
 const NOMATCH = ' nomatch';
 const DEFAULT_MAX_FAILURES = 100;
+/** Plans of one unchanged state that stay committable (older ones become stale). */
+const MAX_EQUIVALENT_PLANS = 8;
 const EMPTY_PREFIXED = prefixOf(EMPTY_SET);
 
 /** One cached set. Implements the dirty cache's member view. */
@@ -221,7 +223,10 @@ interface Resolved {
 }
 
 interface Pending {
-  readonly basis: PlanBasis;
+  /** Plans made while nothing changed in between: they cover the same dirty state, any may be committed. */
+  readonly bases: Set<PlanBasis>;
+  /** {@link IPSetManager} change count when the plans were made. */
+  readonly changes: number;
   /** The same operations as the dirty cache, for the planned sets, relative to the planned state. */
   readonly shadow: DirtyCache;
 }
@@ -253,6 +258,8 @@ export class IPSetManager {
   private readonly warn: ((message: string) => void) | undefined;
   private emptySet: IPSet | undefined;
   private pending: Pending | undefined;
+  /** Counts dirty-cache operations, so that a plan can tell whether anything changed since the last one. */
+  private changes = 0;
   private failures = 0;
   /**
    * Pod keys are interned: one string per distinct key, however many members carry
@@ -641,13 +648,15 @@ export class IPSetManager {
    * after planning always stay dirty. A failed set that also changed after planning is
    * re-sent whole at the next apply (its kernel contents are unknown).
    *
-   * A report of an older plan (another plan was made since, or it was committed
-   * already) clears nothing and returns `stale: true`.
+   * Only the latest plan can be committed: a report of an older plan clears nothing
+   * and returns `stale: true` — when another plan was made after the manager changed,
+   * or a plan was committed since. Plans made while nothing changed cover the same
+   * state, and any one of them may be committed.
    */
   commit(report: ApplyReport): CommitResult {
     const basis = report?.plan?.basis;
     const pending = this.pending;
-    if (!(basis instanceof PlanBasis) || basis.manager !== this || pending === undefined || pending.basis !== basis) {
+    if (!(basis instanceof PlanBasis) || basis.manager !== this || pending === undefined || !pending.bases.has(basis)) {
       return { stale: true, applied: [], kept: [] };
     }
     this.pending = undefined;
@@ -706,10 +715,18 @@ export class IPSetManager {
     return {
       beginPlan: () => {
         const entries = [...this.dirty.values()];
+        const pending = this.pending;
+        if (pending !== undefined && pending.changes === this.changes) {
+          // Nothing changed since the outstanding plan: this one covers the same state.
+          const basis = new PlanBasis(this, this.plannedSets(pending));
+          if (pending.bases.size >= MAX_EQUIVALENT_PLANS) pending.bases.delete(pending.bases.values().next().value as PlanBasis);
+          pending.bases.add(basis);
+          return { entries, basis };
+        }
         const planned = new Map<string, PlannedSet>();
         for (const e of entries) planned.set(e.name, { name: e.name, kernelName: e.kernelName, state: e.state });
         const basis = new PlanBasis(this, planned);
-        this.pending = { basis, shadow: new DirtyCache() };
+        this.pending = { bases: new Set([basis]), changes: this.changes, shadow: new DirtyCache() };
         return { entries, basis };
       },
       set: (name) => this.sets.get(name),
@@ -783,7 +800,7 @@ export class IPSetManager {
   private kernelWorkPending(name: string): boolean {
     return (
       this.dirty.get(name) !== undefined ||
-      (this.pending !== undefined && (this.pending.basis.planned.has(name) || this.pending.shadow.get(name) !== undefined))
+      (this.pending !== undefined && (this.plannedSets(this.pending).has(name) || this.pending.shadow.get(name) !== undefined))
     );
   }
 
@@ -956,27 +973,36 @@ export class IPSetManager {
   // Dirty-cache operations go to the cache and, for sets covered by the outstanding
   // plan, to the shadow cache that tracks changes made after planning.
 
+  private plannedSets(pending: Pending): ReadonlyMap<string, PlannedSet> {
+    return (pending.bases.values().next().value as PlanBasis).planned;
+  }
+
   private shadowFor(name: string): DirtyCache | undefined {
     const pending = this.pending;
-    return pending !== undefined && pending.basis.planned.has(name) ? pending.shadow : undefined;
+    if (pending === undefined) return undefined;
+    return this.plannedSets(pending).has(name) ? pending.shadow : undefined;
   }
 
   private dCreate(set: IPSet): void {
+    this.changes++;
     this.dirty.create(set.name, set.kernelName, set);
     this.shadowFor(set.name)?.create(set.name, set.kernelName, set);
   }
 
   private dDestroy(set: IPSet): void {
+    this.changes++;
     this.dirty.destroy(set.name, set.kernelName, set);
     this.shadowFor(set.name)?.destroy(set.name, set.kernelName, set);
   }
 
   private dAddMember(set: IPSet, member: string): void {
+    this.changes++;
     this.dirty.addMember(set.name, set.kernelName, set, member);
     this.shadowFor(set.name)?.addMember(set.name, set.kernelName, set, member);
   }
 
   private dDeleteMember(set: IPSet, member: string): void {
+    this.changes++;
     this.dirty.deleteMember(set.name, set.kernelName, member);
     this.shadowFor(set.name)?.deleteMember(set.name, set.kernelName, member);
   }

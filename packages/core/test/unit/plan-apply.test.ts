@@ -1,0 +1,406 @@
+import { describe, expect, it } from 'vitest';
+import { IPSetManager } from '../../src/manager.js';
+import { APPLY_HANDLERS, addOrUpdateSection, deleteSection, planApply, planApplyWithSave } from '../../src/plan-apply.js';
+import { renderRestore } from '../../src/render.js';
+import type { PlanLine, SaveSnapshot, SavedSet } from '../../src/types.js';
+import { CIDR, K, KEY_NS, KEY_POD, NAMED_PORT, NESTED, NS, applyAll, lines, manager, report, text } from './manager-fixtures.js';
+
+/** A manager whose kernel (after one successful apply) holds NS {.1,.2}, KEY_NS [NS], CIDR {10.1.0.0/16}, KEY_POD {}. */
+function applied(): IPSetManager {
+  const m = manager();
+  m.addToSets([NS], '10.0.0.1', 'a');
+  m.addToSets([NS], '10.0.0.2', 'b');
+  m.addToLists([KEY_NS], [NS]);
+  m.addToSets([CIDR], '10.1.0.0/16', 'np');
+  m.createIPSets([KEY_POD]);
+  applyAll(m);
+  return m;
+}
+
+/** The mixed change set used by several tests. */
+function mixedChanges(m: IPSetManager): void {
+  m.removeFromSets([NS], '10.0.0.1', 'a');
+  m.addToSets([NS], '10.0.0.3', 'c');
+  m.addToSets([NAMED_PORT], '10.0.0.1,80', 'a');
+  m.removeFromList(KEY_NS, [NS]);
+  m.deleteIPSet('podlabel-test-keyPod-set');
+  m.addToSets([CIDR], '10.1.0.0/16 nomatch', 'np');
+}
+
+const MIXED = lines(
+  `-N ${K.NS} --exist nethash`,
+  `-N ${K.NAMED_PORT} --exist hash:ip,port`,
+  `-N ${K.KEY_NS} --exist setlist`,
+  `-N ${K.CIDR} --exist nethash maxelem 4294967295`,
+  `-D ${K.NS} 10.0.0.1`,
+  `-A ${K.NS} 10.0.0.3`,
+  `-A ${K.NAMED_PORT} 10.0.0.1,tcp:80`,
+  `-D ${K.KEY_NS} ${K.NS}`,
+  `-D ${K.CIDR} 10.1.0.0/16`,
+  `-A ${K.CIDR} 10.1.0.0/16 nomatch`,
+  `-F ${K.KEY_POD}`,
+  `-X ${K.KEY_POD}`,
+);
+
+describe('planApply', () => {
+  it('plans creates, then per set deletes then adds, then flushes, then destroys, in call order', () => {
+    const m = applied();
+    mixedChanges(m);
+    expect(text(m)).toBe(MIXED);
+  });
+
+  it('gives every line the seed\'s section and handlers', () => {
+    const m = applied();
+    mixedChanges(m);
+    const plan = planApply(m);
+    const summary = plan.lines.map((l) => [l.op, l.set, l.section, l.onError]);
+    const up = (p: string): string => addOrUpdateSection(p);
+    expect(summary).toEqual([
+      ['create', K.NS, up('ns-test-ns-set'), APPLY_HANDLERS.create],
+      ['create', K.NAMED_PORT, up('namedport:test-namedport-set'), APPLY_HANDLERS.create],
+      ['create', K.KEY_NS, up('nslabel-test-keyNS-list'), APPLY_HANDLERS.create],
+      ['create', K.CIDR, up('cidr-test-cidr-set'), APPLY_HANDLERS.create],
+      ['del', K.NS, up('ns-test-ns-set'), APPLY_HANDLERS.del],
+      ['add', K.NS, up('ns-test-ns-set'), APPLY_HANDLERS.addToSet],
+      ['add', K.NAMED_PORT, up('namedport:test-namedport-set'), APPLY_HANDLERS.addToSet],
+      ['del', K.KEY_NS, up('nslabel-test-keyNS-list'), APPLY_HANDLERS.del],
+      ['del', K.CIDR, up('cidr-test-cidr-set'), APPLY_HANDLERS.del],
+      ['add', K.CIDR, up('cidr-test-cidr-set'), APPLY_HANDLERS.addToSet],
+      ['flush', K.KEY_POD, 'delete-podlabel-test-keyPod-set', APPLY_HANDLERS.flush],
+      ['destroy', K.KEY_POD, deleteSection('podlabel-test-keyPod-set'), APPLY_HANDLERS.destroy],
+    ]);
+    expect(plan.lines[0]!.section).toBe('add/update-ns-test-ns-set');
+  });
+
+  it('uses list handlers for adds to lists', () => {
+    const m = manager();
+    m.addToLists([NESTED], [KEY_POD]);
+    const add = planApply(m).lines.find((l) => l.op === 'add')!;
+    expect(add).toEqual({ op: 'add', set: K.NESTED, member: K.KEY_POD, section: 'add/update-nestedlabel-test-nestedlabel-list', onError: APPLY_HANDLERS.addToList });
+  });
+
+  it('maps the seed\'s handler table (spec §e.1) to data', () => {
+    expect(APPLY_HANDLERS).toEqual({
+      create: [
+        { when: 'set-exists', then: 'skip-section', report: 'not-converged' },
+        { when: 'any', then: 'skip-section', report: 'not-converged' },
+      ],
+      addToList: [
+        { when: 'member-set-missing', then: 'skip-line', report: 'not-converged' },
+        { when: 'any', then: 'skip-line', report: 'not-converged' },
+      ],
+      addToSet: [{ when: 'any', then: 'skip-line', report: 'not-converged' }],
+      del: [{ when: 'any', then: 'skip-line', report: 'not-converged' }],
+      flush: [
+        { when: 'set-missing', then: 'skip-section', report: 'ignorable' },
+        { when: 'any', then: 'skip-section', report: 'not-converged' },
+      ],
+      destroy: [
+        { when: 'set-in-use', then: 'skip-line', report: 'in-use' },
+        { when: 'any', then: 'skip-line', report: 'not-converged' },
+      ],
+      resync: [{ when: 'any', then: 'skip-section', report: 'not-converged' }],
+    });
+    expect(Object.isFrozen(APPLY_HANDLERS.create)).toBe(true);
+    expect(Object.isFrozen(APPLY_HANDLERS.create[0])).toBe(true);
+  });
+
+  it('shares one handler array between all lines of a kind', () => {
+    const m = manager();
+    for (let i = 1; i <= 5; i++) m.addToSets([NS, KEY_POD], `10.0.0.${i}`, 'p');
+    const adds = planApply(m).lines.filter((l) => l.op === 'add');
+    expect(adds).toHaveLength(10);
+    for (const l of adds) expect(l.onError).toBe(APPLY_HANDLERS.addToSet);
+  });
+
+  it('keeps the canonical member on del lines; the text drops nomatch (issue #2840)', () => {
+    const m = manager();
+    m.addToSets([CIDR], '10.2.0.0/16 nomatch', 'np');
+    applyAll(m);
+    m.removeFromSets([CIDR], '10.2.0.0/16 nomatch', 'np');
+    const plan = planApply(m);
+    expect(plan.lines[1]).toEqual({ op: 'del', set: K.CIDR, member: '10.2.0.0/16 nomatch', section: 'add/update-cidr-test-cidr-set', onError: APPLY_HANDLERS.del });
+    expect(renderRestore(plan)).toBe(lines(`-N ${K.CIDR} --exist nethash maxelem 4294967295`, `-D ${K.CIDR} 10.2.0.0/16`));
+  });
+
+  it('is deterministic: the same calls give the same bytes', () => {
+    const a = applied();
+    const b = applied();
+    mixedChanges(a);
+    mixedChanges(b);
+    expect(text(a)).toBe(text(b));
+    expect(text(a)).toBe(text(a)); // planning twice without commit changes nothing
+  });
+
+  it('follows call order, not hash order', () => {
+    const m = manager();
+    const members = ['10.9.0.1', '10.0.0.7', '192.168.1.1', '10.0.0.3', '172.16.0.0/12'];
+    for (const ip of members) m.addToSets([KEY_POD], ip, 'p');
+    m.addToSets([NS], '10.0.0.1', 'p');
+    expect(text(m)).toBe(
+      lines(`-N ${K.KEY_POD} --exist nethash`, `-N ${K.NS} --exist nethash`, ...members.map((ip) => `-A ${K.KEY_POD} ${ip}`), `-A ${K.NS} 10.0.0.1`),
+    );
+  });
+
+  it('plans nothing when nothing is dirty', () => {
+    const m = applied();
+    expect(planApply(m).lines).toEqual([]);
+    expect(new IPSetManager().hasDirtyChanges).toBe(false);
+  });
+
+  it('plans a create line for an update whose diff cancelled out (as the seed does)', () => {
+    const m = applied();
+    m.addToSets([NS], '10.0.0.9', 'x');
+    m.removeFromSets([NS], '10.0.0.9', 'x');
+    expect(text(m)).toBe(lines(`-N ${K.NS} --exist nethash`));
+  });
+});
+
+describe('manager.commit', () => {
+  it('clears everything a fully successful apply covered', () => {
+    const m = applied();
+    mixedChanges(m);
+    const plan = planApply(m);
+    const result = m.commit(report(plan));
+    expect(result).toEqual({
+      stale: false,
+      applied: ['ns-test-ns-set', 'namedport:test-namedport-set', 'nslabel-test-keyNS-list', 'podlabel-test-keyPod-set', 'cidr-test-cidr-set'],
+      kept: [],
+    });
+    expect(planApply(m).lines).toEqual([]);
+  });
+
+  it('clears nothing after a fatal session', () => {
+    const m = applied();
+    mixedChanges(m);
+    const plan = planApply(m);
+    const result = m.commit(report(plan, { fatal: { code: 'RESTORE_FAILED', message: 'ipset crashed' } }));
+    expect(result.applied).toEqual([]);
+    expect(result.kept).toHaveLength(5);
+    expect(text(m)).toBe(MIXED);
+  });
+
+  it('keeps failed sets dirty and clears the rest', () => {
+    const m = applied();
+    mixedChanges(m);
+    m.commit(report(planApply(m), { failedSets: [K.NS, K.CIDR] }));
+    expect(text(m)).toBe(
+      lines(
+        `-N ${K.NS} --exist nethash`,
+        `-N ${K.CIDR} --exist nethash maxelem 4294967295`,
+        `-D ${K.NS} 10.0.0.1`,
+        `-A ${K.NS} 10.0.0.3`,
+        `-D ${K.CIDR} 10.1.0.0/16`,
+        `-A ${K.CIDR} 10.1.0.0/16 nomatch`,
+      ),
+    );
+  });
+
+  it('keeps a set whose destroy was refused (in use) dirty, so the destroy is retried', () => {
+    const m = applied();
+    m.deleteIPSet('podlabel-test-keyPod-set');
+    m.commit(report(planApply(m), { inUseSets: [K.KEY_POD] }));
+    expect(text(m)).toBe(lines(`-F ${K.KEY_POD}`, `-X ${K.KEY_POD}`));
+    applyAll(m);
+    expect(text(m)).toBe('');
+  });
+
+  it('keeps changes made after planning dirty', () => {
+    const m = applied();
+    m.addToSets([NS], '10.0.0.8', 'x');
+    const plan = planApply(m);
+    m.addToSets([NS], '10.0.0.9', 'y'); // after planning
+    m.removeFromSets([NS], '10.0.0.8', 'x'); // undoes a planned add
+    m.addToSets([KEY_POD], '10.0.0.5', 'z'); // a set the plan did not cover
+    m.commit(report(plan));
+    expect(text(m)).toBe(
+      lines(`-N ${K.NS} --exist nethash`, `-N ${K.KEY_POD} --exist nethash`, `-D ${K.NS} 10.0.0.8`, `-A ${K.NS} 10.0.0.9`, `-A ${K.KEY_POD} 10.0.0.5`),
+    );
+  });
+
+  it('a set created by the plan and deleted after planning is destroyed next', () => {
+    const m = manager();
+    m.addToSets([NS], '10.0.0.1', 'p');
+    const plan = planApply(m);
+    m.deleteIPSet('ns-test-ns-set', 'force');
+    expect(m.dirtySets()).toEqual([]); // as far as the old kernel state goes, nothing to do
+    m.commit(report(plan));
+    expect(text(m)).toBe(lines(`-F ${K.NS}`, `-X ${K.NS}`));
+  });
+
+  it('a set destroyed by the plan and re-created after planning is created again with its members', () => {
+    const m = applied();
+    m.deleteIPSet('podlabel-test-keyPod-set');
+    const plan = planApply(m);
+    m.addToSets([KEY_POD], '10.0.0.5', 'p');
+    m.commit(report(plan));
+    expect(text(m)).toBe(lines(`-N ${K.KEY_POD} --exist nethash`, `-A ${K.KEY_POD} 10.0.0.5`));
+  });
+
+  it('a failed set that changed after planning is re-sent whole (flush, then all members)', () => {
+    const m = applied();
+    m.addToSets([NS], '10.0.0.4', 'd');
+    const plan = planApply(m);
+    m.removeFromSets([NS], '10.0.0.2', 'b'); // after planning
+    m.commit(report(plan, { failedSets: [K.NS] }));
+    const next = planApply(m);
+    expect(renderRestore(next)).toBe(
+      lines(`-N ${K.NS} --exist nethash`, `-F ${K.NS}`, `-A ${K.NS} 10.0.0.1`, `-A ${K.NS} 10.0.0.4`),
+    );
+    expect(next.lines[1]).toEqual({ op: 'flush', set: K.NS, section: 'add/update-ns-test-ns-set', onError: APPLY_HANDLERS.resync });
+    m.commit(report(next));
+    expect(text(m)).toBe('');
+  });
+
+  it('a refused destroy of a set re-created after planning re-sends the set whole', () => {
+    const m = applied();
+    m.deleteIPSet('podlabel-test-keyPod-set');
+    const plan = planApply(m);
+    m.addToSets([KEY_POD], '10.0.0.5', 'p');
+    m.commit(report(plan, { inUseSets: [K.KEY_POD] }));
+    // The flush may have emptied it; its kernel contents are unknown.
+    expect(text(m)).toBe(lines(`-N ${K.KEY_POD} --exist nethash`, `-F ${K.KEY_POD}`, `-A ${K.KEY_POD} 10.0.0.5`));
+  });
+
+  it('a failed create of a set deleted after planning is flushed and destroyed (it may exist)', () => {
+    const m = manager();
+    m.addToSets([NS], '10.0.0.1', 'p');
+    const plan = planApply(m);
+    m.deleteIPSet('ns-test-ns-set', 'force');
+    m.commit(report(plan, { failedSets: [K.NS] }));
+    expect(text(m)).toBe(lines(`-F ${K.NS}`, `-X ${K.NS}`));
+  });
+
+  it('clears nothing for a stale plan: a newer plan was made after a change, or one was committed', () => {
+    const m = applied();
+    m.addToSets([NS], '10.0.0.8', 'x');
+    const first = planApply(m);
+    m.addToSets([NS], '10.0.0.9', 'y');
+    const second = planApply(m);
+    expect(m.commit(report(first))).toEqual({ stale: true, applied: [], kept: [] });
+    expect(m.dirtySets()).toHaveLength(1);
+    expect(m.commit(report(second)).stale).toBe(false);
+    expect(m.commit(report(second)).stale).toBe(true);
+    expect(text(m)).toBe('');
+  });
+
+  it('plans of an unchanged state are interchangeable: either may be committed, once', () => {
+    const m = applied();
+    m.addToSets([NS], '10.0.0.8', 'x');
+    const first = planApply(m);
+    const second = planApplyWithSave(m, { sets: [], problems: [] });
+    expect(m.commit(report(second)).applied).toEqual(['ns-test-ns-set']);
+    expect(m.commit(report(first)).stale).toBe(true);
+    expect(text(m)).toBe('');
+  });
+
+  it('ignores reports of plans from another manager or without a basis', () => {
+    const m = applied();
+    m.addToSets([NS], '10.0.0.8', 'x');
+    planApply(m);
+    const other = applied();
+    other.addToSets([NS], '10.0.0.8', 'x');
+    expect(m.commit(report(planApply(other))).stale).toBe(true);
+    expect(m.commit(report({ lines: [] })).stale).toBe(true);
+    expect(text(m)).not.toBe('');
+  });
+});
+
+describe('planApplyWithSave', () => {
+  function saved(name: string, type: string, members: string[]): SavedSet {
+    return { name, type, options: 'family inet hashsize 1024 maxelem 65536', members };
+  }
+
+  function snapshot(...sets: SavedSet[]): SaveSnapshot {
+    return { sets, problems: [] };
+  }
+
+  it('diffs dirty sets in the kernel against their kernel members; the rest get all members', () => {
+    const m = manager();
+    m.addToSets([NS], '10.0.0.1', 'a');
+    m.addToSets([NS], '10.0.0.5/24', 'b'); // canonical 10.0.0.0/24
+    m.addToSets([KEY_POD], '10.0.0.9', 'c');
+    m.addToSets([CIDR], '10.1.0.0/16', 'np');
+    m.deleteIPSet('nothing');
+    const plan = planApplyWithSave(
+      m,
+      snapshot(
+        saved('foreign-set', 'hash:ip', ['1.2.3.4']),
+        saved(K.CIDR, 'hash:net', ['10.1.0.0/16 nomatch', '10.3.0.0/16']),
+        saved(K.NS, 'hash:net', ['10.0.0.0/24', '10.0.0.7']),
+      ),
+    );
+    expect(renderRestore(plan)).toBe(
+      lines(
+        `-N ${K.NS} --exist nethash`,
+        `-N ${K.KEY_POD} --exist nethash`,
+        `-N ${K.CIDR} --exist nethash maxelem 4294967295`,
+        // In snapshot order: CIDR first. Same entry, other flag: delete then add.
+        `-D ${K.CIDR} 10.1.0.0/16`,
+        `-D ${K.CIDR} 10.3.0.0/16`,
+        `-A ${K.CIDR} 10.1.0.0/16`,
+        // 10.0.0.0/24 is unchanged (canonical forms compare equal).
+        `-D ${K.NS} 10.0.0.7`,
+        `-A ${K.NS} 10.0.0.1`,
+        // Not in the kernel: all members.
+        `-A ${K.KEY_POD} 10.0.0.9`,
+      ),
+    );
+    expect(plan.lines[3]!.member).toBe('10.1.0.0/16 nomatch');
+  });
+
+  it('diffs lists by member kernel names and keeps flushes and destroys', () => {
+    const m = manager();
+    m.addToLists([KEY_NS], [NS, KEY_POD]);
+    applyAll(m);
+    m.removeFromList(KEY_NS, [KEY_POD]);
+    m.deleteIPSet('podlabel-test-keyPod-set');
+    const plan = planApplyWithSave(m, snapshot(saved(K.KEY_NS, 'list:set', [K.KEY_POD, K.NAMED_PORT])));
+    expect(renderRestore(plan)).toBe(
+      lines(
+        `-N ${K.KEY_NS} --exist setlist`,
+        `-D ${K.KEY_NS} ${K.KEY_POD}`,
+        `-D ${K.KEY_NS} ${K.NAMED_PORT}`,
+        `-A ${K.KEY_NS} ${K.NS}`,
+        `-F ${K.KEY_POD}`,
+        `-X ${K.KEY_POD}`,
+      ),
+    );
+  });
+
+  it('gives a set of the wrong type in the kernel only its create line, and a note', () => {
+    const m = manager();
+    m.addToSets([NAMED_PORT], '10.0.0.1,tcp:80', 'p');
+    const plan = planApplyWithSave(m, snapshot(saved(K.NAMED_PORT, 'hash:net', ['10.0.0.1'])));
+    expect(renderRestore(plan)).toBe(lines(`-N ${K.NAMED_PORT} --exist hash:ip,port`));
+    expect(plan.notes).toEqual([
+      {
+        set: K.NAMED_PORT,
+        kind: 'info',
+        message:
+          'set namedport:test-namedport-set is hash:net in the kernel but should be hash:ip,port; its create line will fail and its members are not changed',
+      },
+    ]);
+  });
+
+  it('resolves unknown kernel contents exactly, without a flush', () => {
+    const m = applied();
+    m.addToSets([NS], '10.0.0.4', 'd');
+    const plan = planApply(m);
+    m.removeFromSets([NS], '10.0.0.2', 'b');
+    m.commit(report(plan, { failedSets: [K.NS] }));
+    const withSave = planApplyWithSave(m, snapshot(saved(K.NS, 'hash:net', ['10.0.0.2', '10.0.0.1'])));
+    expect(renderRestore(withSave)).toBe(lines(`-N ${K.NS} --exist nethash`, `-D ${K.NS} 10.0.0.2`, `-A ${K.NS} 10.0.0.4`));
+    m.commit(report(withSave));
+    expect(text(m)).toBe('');
+  });
+
+  it('is committed like planApply', () => {
+    const m = manager();
+    m.addToSets([NS], '10.0.0.1', 'a');
+    const plan = planApplyWithSave(m, snapshot());
+    expect(renderRestore(plan)).toBe(lines(`-N ${K.NS} --exist nethash`, `-A ${K.NS} 10.0.0.1`));
+    expect(m.commit(report(plan)).applied).toEqual(['ns-test-ns-set']);
+    expect(planApply(m).lines).toEqual([] as PlanLine[]);
+  });
+});
