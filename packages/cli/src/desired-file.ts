@@ -14,7 +14,9 @@ import { LineCounter, parseDocument, isNode } from 'yaml';
 import { z } from 'zod';
 import {
   IPSetManager,
+  DIGEST_LENGTH,
   IpsetsError,
+  MAX_KERNEL_NAME_LENGTH,
   NAMING_SCHEMES,
   SET_TYPES,
   canonicalMemberForType,
@@ -222,7 +224,9 @@ export function validateDesiredDocument(
       // Core's rule: a usable kernel-name start that leaves room for the digest within 31 characters.
       validateOwner(owner, scheme);
     } catch (error) {
-      c.add(['owner'], messageOf(error));
+      const longest = MAX_KERNEL_NAME_LENGTH - DIGEST_LENGTH[scheme];
+      const message = messageOf(error);
+      c.add(['owner'], /expected/.test(message) ? message : `${message}; expected an owner prefix of at most ${longest} characters`);
       ownerOk = false;
     }
   }
@@ -423,7 +427,12 @@ export function parseDesiredText(text: string, options: ParseDesiredOptions = {}
     throw desiredFileError(source, [{ path: '(root)', message: 'the file is empty; expected a mapping with a sets list' }]);
   }
   const result = validateDesiredDocument(doc);
-  if (!result.ok) throw desiredFileError(source, locate(text, result.problems));
+  if (!result.ok) {
+    // In file order, so a reader fixes them top to bottom (validation runs in passes).
+    const located = locate(text, result.problems).map((p, i) => ({ p, i }));
+    located.sort((a, b) => (a.p.line ?? 0) - (b.p.line ?? 0) || (a.p.column ?? 0) - (b.p.column ?? 0) || a.i - b.i);
+    throw desiredFileError(source, located.map((x) => x.p));
+  }
   return result.file;
 }
 

@@ -7,8 +7,7 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { IpsetsError, quote } from '@ipsets/core';
 import type { CommandResult, IpsetPort, PortCallOptions } from '@ipsets/core';
-import { createLinuxPort } from '@ipsets/exec-linux';
-import { FakeKernel, createFakePort } from '@ipsets/testing';
+import type { FakeKernel } from '@ipsets/testing';
 import { formatCount, formatDuration } from './format.js';
 
 /** Default name of the fake kernel's state file (in the working folder). */
@@ -51,6 +50,7 @@ export async function openKernel(options: KernelOptions, cwd = process.cwd()): P
     }
     const path = resolve(cwd, options.state ?? DEFAULT_STATE_FILE);
     const fake = await loadFakeKernel(path);
+    const { createFakePort } = await import('@ipsets/testing');
     return {
       kind: 'fake',
       port: createFakePort(fake),
@@ -63,6 +63,7 @@ export async function openKernel(options: KernelOptions, cwd = process.cwd()): P
     if (options.state !== undefined) {
       throw new IpsetsError('INVALID_ARGUMENT', '--state is for --kernel fake; the linux kernel keeps its own state');
     }
+    const { createLinuxPort } = await import('@ipsets/exec-linux');
     const port = createLinuxPort({
       ...(options.ipset === undefined ? {} : { ipsetPath: options.ipset }),
       ...(options.netns === undefined ? {} : { netns: options.netns }),
@@ -75,6 +76,7 @@ export async function openKernel(options: KernelOptions, cwd = process.cwd()): P
 
 /** Reads a fake kernel's state file; a missing file is an empty kernel. */
 export async function loadFakeKernel(path: string): Promise<FakeKernel> {
+  const { FakeKernel } = await import('@ipsets/testing');
   let text: string;
   try {
     text = await readFile(path, 'utf8');

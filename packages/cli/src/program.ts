@@ -7,14 +7,18 @@ import { readFileSync } from 'node:fs';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { EXIT, reportError } from './cli-io.js';
 import type { CliIo } from './cli-io.js';
-import { agentCommand } from './commands/agent.js';
-import { applyCommand } from './commands/apply.js';
-import { demoCommand } from './commands/demo.js';
-import { diffCommand } from './commands/diff.js';
-import { planCommand } from './commands/plan.js';
-import { resetCommand } from './commands/reset.js';
-import { saveCommand } from './commands/save.js';
-import { DEFAULT_STATE_FILE } from './kernel.js';
+
+// Commands load on use: `plan` never pays for the fake kernel, `demo` never for execa or prom-client.
+const agentCommand: typeof import('./commands/agent.js').agentCommand = async (...a) => (await import('./commands/agent.js')).agentCommand(...a);
+const applyCommand: typeof import('./commands/apply.js').applyCommand = async (...a) => (await import('./commands/apply.js')).applyCommand(...a);
+const demoCommand: typeof import('./commands/demo.js').demoCommand = async (...a) => (await import('./commands/demo.js')).demoCommand(...a);
+const diffCommand: typeof import('./commands/diff.js').diffCommand = async (...a) => (await import('./commands/diff.js')).diffCommand(...a);
+const planCommand: typeof import('./commands/plan.js').planCommand = async (...a) => (await import('./commands/plan.js')).planCommand(...a);
+const resetCommand: typeof import('./commands/reset.js').resetCommand = async (...a) => (await import('./commands/reset.js')).resetCommand(...a);
+const saveCommand: typeof import('./commands/save.js').saveCommand = async (...a) => (await import('./commands/save.js')).saveCommand(...a);
+
+/** Default name of the fake kernel's state file (kept here so `--help` loads no kernel code). */
+const DEFAULT_STATE_FILE = '.ipsets-state.json';
 
 /** This package's version (from its package.json). */
 export function cliVersion(): string {

@@ -24,7 +24,7 @@ describe('ipsets --help and --version', () => {
   it('prints the version from package.json', async () => {
     const pkg = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
     const run = await ipsets(['--version'], { cwd: dir });
-    expect(run).toMatchObject({ exitCode: 0, stdout: `${pkg.version}\n` });
+    expect(run).toMatchObject({ exitCode: 0, stdout: pkg.version });
   });
 
   it.each(['plan', 'diff', 'apply', 'save', 'reset', 'agent', 'demo'])('has --help for %s', async (command) => {
