@@ -235,6 +235,7 @@ export class Session {
     const words = this.words;
     let pos = 0;
     let line = 0;
+    let nextQuote = text.indexOf('"');
     const crash = this.faults.crash;
     while (pos < len) {
       const end = chunkEnd(text, pos);
@@ -258,7 +259,8 @@ export class Session {
         pos = end;
         continue;
       }
-      const n = tokenize(text, p, end, words);
+      if (nextQuote >= 0 && nextQuote < p) nextQuote = text.indexOf('"', p);
+      const n = tokenize(text, p, end, words, nextQuote);
       if (n === TOO_LONG) return this.parameter('Line is too long to parse.');
       if (n === MISSING_QUOTE) return this.parameter('Missing close quote!');
       const r = this.execute(words, n, line, fault);

@@ -151,7 +151,8 @@ function sameSet(a: SetContent, b: SetContent): boolean {
   }
   const x = a.opts;
   const y = b.opts;
-  const nm = (c: HashContent): number => (c.opts.netmask < 0 ? (c.opts.family === 4 ? 32 : 128) : c.opts.netmask);
+  const nm = (c: HashContent): number =>
+    c.opts.netmask < 0 || c.opts.netmask === (c.opts.family === 4 ? 32 : 128) ? -1 : c.opts.netmask;
   return (
     x.maxelem === y.maxelem &&
     x.timeout === y.timeout &&

@@ -41,9 +41,11 @@ function isSep(c: number): boolean {
 /**
  * build_argv(): splits text[start, end) into `words`; returns the word count, or
  * {@link TOO_LONG} (`Line is too long to parse.`) or {@link MISSING_QUOTE}.
+ * `nextQuote` is the index of the first `"` at or after `start` (-1 for none), so the
+ * quote-free fast path costs no extra scan.
  */
-export function tokenize(text: string, start: number, end: number, words: string[]): number {
-  if (text.indexOf('"', start) < 0 || text.indexOf('"', start) >= end) {
+export function tokenize(text: string, start: number, end: number, words: string[], nextQuote: number): number {
+  if (nextQuote < 0 || nextQuote >= end) {
     let count = 0;
     let i = start;
     while (i < end) {
