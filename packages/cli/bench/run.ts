@@ -33,7 +33,8 @@ function bigFile(members: number): string {
 
 const nodeText = await readFile(fileURLToPath(new URL('../../../examples/node.json', import.meta.url)), 'utf8');
 for (const [name, text, format] of [
-  ['examples/node.json', nodeText, 'json'],
+  ['examples/node.json (cold)', nodeText, 'json'],
+  ['examples/node.json (warm)', nodeText, 'json'],
   ['generated 200k members (JSON)', bigFile(200_000), 'json'],
 ] as const) {
   console.log(`\n${name}: ${(text.length / 1024).toFixed(0)} KiB`);
