@@ -15,9 +15,14 @@
  *   members believed to be in the kernel, kept so that a re-create in the same
  *   period can delete stale members.
  *
- * `unknown` marks a set whose kernel contents are not known (an apply that touched it
- * failed while the set changed meanwhile): a `create` entry then also flushes the set
- * before adding its members, and a re-create after an unknown `destroy` does the same.
+ * `unknown` marks a set whose kernel contents are not known: a `create` entry then
+ * also flushes the set before adding its members, and a re-create after an unknown
+ * `destroy` does the same.
+ *
+ * `fragile` marks an entry whose plan failed part-way (`IPSetManager.commit`): the
+ * kernel holds some of the planned changes. Sent again unchanged the entry is still
+ * right (every line is idempotent under `-exist`), but its diff no longer describes
+ * the kernel, so the first operation on it turns it `unknown` before applying.
  *
  * Members are canonical member strings for hash sets (` nomatch` kept) and member
  * kernel names for lists.
@@ -51,6 +56,8 @@ export interface DirtyEntry {
   readonly kernelMembers: readonly string[] | undefined;
   /** The set's kernel contents are unknown (see the module documentation). */
   readonly unknown: boolean;
+  /** The entry's last plan failed part-way (see the module documentation). */
+  readonly fragile: boolean;
 }
 
 interface MutableEntry {
@@ -61,10 +68,23 @@ interface MutableEntry {
   toDelete: Set<string> | undefined;
   kernelMembers: readonly string[] | undefined;
   unknown: boolean;
+  fragile: boolean;
 }
 
 function entry(name: string, kernelName: string, state: DirtyState): MutableEntry {
-  return { name, kernelName, state, toAdd: undefined, toDelete: undefined, kernelMembers: undefined, unknown: false };
+  return { name, kernelName, state, toAdd: undefined, toDelete: undefined, kernelMembers: undefined, unknown: false, fragile: false };
+}
+
+/** A fragile entry becomes unknown (keeping whether the set is wanted) before it is changed. */
+function settle(e: MutableEntry | undefined): MutableEntry | undefined {
+  if (e === undefined || !e.fragile) return e;
+  e.fragile = false;
+  e.unknown = true;
+  e.state = e.state === 'destroy' ? 'destroy' : 'create';
+  e.toAdd = undefined;
+  e.toDelete = undefined;
+  e.kernelMembers = undefined;
+  return e;
 }
 
 /** Counts of dirty sets per state. */
@@ -113,7 +133,7 @@ export class DirtyCache {
    * members, §g.2.5).
    */
   create(name: string, kernelName: string, members: MemberSource): void {
-    const e = this.entries.get(name);
+    const e = settle(this.entries.get(name));
     if (e === undefined) {
       this.entries.set(name, entry(name, kernelName, 'create'));
       return;
@@ -127,7 +147,7 @@ export class DirtyCache {
 
   /** `member` was added to the set (call after adding it). */
   addMember(name: string, kernelName: string, members: MemberSource, member: string): void {
-    const e = this.entries.get(name);
+    const e = settle(this.entries.get(name));
     if (e === undefined) {
       const fresh = entry(name, kernelName, 'update');
       fresh.toAdd = new Set([member]);
@@ -150,7 +170,7 @@ export class DirtyCache {
 
   /** `member` was deleted from the set (call after deleting it). */
   deleteMember(name: string, kernelName: string, member: string): void {
-    const e = this.entries.get(name);
+    const e = settle(this.entries.get(name));
     if (e === undefined) {
       const fresh = entry(name, kernelName, 'update');
       fresh.toDelete = new Set([member]);
@@ -175,7 +195,7 @@ export class DirtyCache {
    * unknown; `update` → `destroy` with the members believed in the kernel.
    */
   destroy(name: string, kernelName: string, members: MemberSource): void {
-    const e = this.entries.get(name);
+    const e = settle(this.entries.get(name));
     if (e === undefined) {
       const fresh = entry(name, kernelName, 'destroy');
       fresh.kernelMembers = collect(members, undefined);
@@ -216,6 +236,12 @@ export class DirtyCache {
     this.entries.set(name, e);
   }
 
+  /** Marks the entry of `name` fragile: its last plan failed part-way (see the module documentation). */
+  markFragile(name: string): void {
+    const e = this.entries.get(name);
+    if (e !== undefined) e.fragile = true;
+  }
+
   /** Drops the entry of `name` (the set reached its desired kernel state). */
   forget(name: string): void {
     this.entries.delete(name);
@@ -231,6 +257,7 @@ export class DirtyCache {
       toDelete: source.toDelete === undefined ? undefined : new Set(source.toDelete),
       kernelMembers: source.kernelMembers,
       unknown: source.unknown,
+      fragile: source.fragile,
     });
   }
 

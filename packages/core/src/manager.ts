@@ -671,9 +671,18 @@ export class IPSetManager {
         else this.dirty.adopt(later);
         applied.push(planned.name);
       } else {
+        // The kernel holds some of the planned lines. Sending the same entry again is
+        // right (lines are idempotent); an entry changed since planning is not, so the
+        // set is re-sent whole.
         if (later !== undefined && !isEmptyUpdate(later)) {
           const set = this.sets.get(planned.name);
           this.dirty.markUnknown(planned.name, planned.kernelName, set !== undefined && this.shouldBeInKernel(set));
+        } else if (this.dirty.get(planned.name) === undefined) {
+          // Planned, then cancelled after planning (created and deleted again): the set may exist now.
+          const set = this.sets.get(planned.name);
+          this.dirty.markUnknown(planned.name, planned.kernelName, set !== undefined && this.shouldBeInKernel(set));
+        } else {
+          this.dirty.markFragile(planned.name);
         }
         kept.push(planned.name);
       }

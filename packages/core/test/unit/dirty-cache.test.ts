@@ -128,6 +128,24 @@ describe('dirty cache table (spec §c)', () => {
     expect(view(cache.get('s'))).toEqual({ state: 'create', unknown: true });
   });
 
+  it('a fragile entry is kept as it is, and turns unknown on its next change', () => {
+    const cache = new DirtyCache();
+    cache.addMember('s', 'k', members('a'), 'a');
+    cache.markFragile('s');
+    expect(view(cache.get('s'))).toEqual({ state: 'update', toAdd: ['a'] });
+    expect(cache.get('s')!.fragile).toBe(true);
+    cache.deleteMember('s', 'k', 'a');
+    expect(view(cache.get('s'))).toEqual({ state: 'create', unknown: true });
+    expect(cache.get('s')!.fragile).toBe(false);
+    cache.destroy('t', 'kt', members('x'));
+    cache.markFragile('t');
+    cache.create('t', 'kt', members('x'));
+    expect(view(cache.get('t'))).toEqual({ state: 'create', unknown: true });
+    cache.markFragile('t');
+    cache.destroy('t', 'kt', members('x'));
+    expect(view(cache.get('t'))).toEqual({ state: 'destroy', unknown: true });
+  });
+
   it('keeps entries in the order sets became dirty, across state changes', () => {
     const cache = new DirtyCache();
     cache.create('b', 'kb', members());

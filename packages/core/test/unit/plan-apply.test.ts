@@ -252,6 +252,24 @@ describe('manager.commit', () => {
     expect(text(m)).toBe('');
   });
 
+  it('a failed set left alone is re-sent as planned (no flush); changed later, it is re-sent whole', () => {
+    const m = applied();
+    m.addToSets([NS], '10.0.0.4', 'd');
+    m.commit(report(planApply(m), { failedSets: [K.NS] }));
+    expect(text(m)).toBe(lines(`-N ${K.NS} --exist nethash`, `-A ${K.NS} 10.0.0.4`));
+    // The kernel may hold 10.0.0.4 or not, so the diff can no longer follow changes.
+    m.removeFromSets([NS], '10.0.0.4', 'd');
+    expect(text(m)).toBe(lines(`-N ${K.NS} --exist nethash`, `-F ${K.NS}`, `-A ${K.NS} 10.0.0.1`, `-A ${K.NS} 10.0.0.2`));
+  });
+
+  it('a failed create of a set deleted after the commit is flushed and destroyed (it may exist)', () => {
+    const m = manager();
+    m.addToSets([NS], '10.0.0.1', 'p');
+    m.commit(report(planApply(m), { failedSets: [K.NS] }));
+    m.deleteIPSet('ns-test-ns-set', 'force');
+    expect(text(m)).toBe(lines(`-F ${K.NS}`, `-X ${K.NS}`));
+  });
+
   it('a refused destroy of a set re-created after planning re-sends the set whole', () => {
     const m = applied();
     m.deleteIPSet('podlabel-test-keyPod-set');
