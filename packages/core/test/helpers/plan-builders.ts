@@ -1,29 +1,19 @@
 /**
- * Plan lines with the seed's apply handlers (spec/azure-npm.md §e.1), for session
- * and driver tests that need plans without a manager.
+ * Plan lines with the seed's apply handlers (spec/azure-npm.md §e.1, as planApply
+ * uses them), for session tests that need plans without a manager.
  */
-import type { CreateSpec, ErrorHandler, PlanLine, RestorePlan } from '../../src/types.js';
+import { APPLY_HANDLERS } from '../../src/plan-apply.js';
+import type { CreateSpec, PlanLine, RestorePlan } from '../../src/types.js';
 
+/** The handlers planApply puts on each kind of line. */
 export const H = {
-  create: [
-    { when: 'set-exists', then: 'skip-section', report: 'not-converged' },
-    { when: 'any', then: 'skip-section', report: 'not-converged' },
-  ],
-  addList: [
-    { when: 'member-set-missing', then: 'skip-line', report: 'not-converged' },
-    { when: 'any', then: 'skip-line', report: 'not-converged' },
-  ],
-  addHash: [{ when: 'any', then: 'skip-line', report: 'not-converged' }],
-  del: [{ when: 'any', then: 'skip-line', report: 'not-converged' }],
-  flush: [
-    { when: 'set-missing', then: 'skip-section', report: 'ignorable' },
-    { when: 'any', then: 'skip-section', report: 'not-converged' },
-  ],
-  destroy: [
-    { when: 'set-in-use', then: 'skip-line', report: 'in-use' },
-    { when: 'any', then: 'skip-line', report: 'not-converged' },
-  ],
-} satisfies Record<string, ErrorHandler[]>;
+  create: APPLY_HANDLERS.create,
+  addList: APPLY_HANDLERS.addToList,
+  addHash: APPLY_HANDLERS.addToSet,
+  del: APPLY_HANDLERS.del,
+  flush: APPLY_HANDLERS.flush,
+  destroy: APPLY_HANDLERS.destroy,
+};
 
 const up = (set: string): string => `add/update-${set}`;
 const down = (set: string): string => `delete-${set}`;

@@ -154,6 +154,30 @@ describe('restore session: the seed handler rules (spec/azure-npm.md §e.1), ker
     expect(report.failedSets).toEqual([]);
   });
 
+  it('-N, any other error: skips the whole section too', async () => {
+    const plan = planOf(create(A), add(A, '10.0.0.1'), create(B), add(B, '10.0.0.2'));
+    const port = createScriptedPort({ restore: [lineError(1, 'Kernel error received: Cannot allocate memory'), ok()] });
+    const report = await runRestoreSession(plan, port);
+    expect(indicesOf(plan, port.restores[1]!)).toEqual([2, 3]);
+    expect(report.skipped.map((s) => [s.index, s.reason, s.kind])).toEqual([
+      [0, 'failed', 'unknown'],
+      [1, 'section-aborted', 'unknown'],
+    ]);
+    expect(report.failedSets).toEqual([A]);
+  });
+
+  it('-F, any other error: skips the flush and its destroy, not converged', async () => {
+    const plan = planOf(flush(A), flush(B), destroy(A), destroy(B));
+    const port = createScriptedPort({ restore: [lineError(1, 'Kernel error received: Operation not permitted'), ok()] });
+    const report = await runRestoreSession(plan, port);
+    expect(indicesOf(plan, port.restores[1]!)).toEqual([1, 3]);
+    expect(report.skipped.map((s) => [s.index, s.outcome])).toEqual([
+      [0, 'not-converged'],
+      [2, 'not-converged'],
+    ]);
+    expect(report.converged).toBe(false);
+  });
+
   it('-X of a set in use: skips that line, reports the set in use, still converged', async () => {
     const plan = planOf(flush(A), flush(B), destroy(A), destroy(B));
     const port = createScriptedPort({ restore: [lineError(3, MSG.inUse), ok()] });
