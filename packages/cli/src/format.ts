@@ -216,6 +216,23 @@ export function headLines(text: string, n: number): string {
   return shown.join('\n');
 }
 
+/**
+ * The first `n` lines of a restore text, with a leading run of create lines folded
+ * into one (`-N … ×13`): deltas re-create every dirty set with `--exist`, and the
+ * member lines after them are what a reader wants to see.
+ */
+export function headRestore(text: string, n: number): string {
+  const lines = text.split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  let creates = 0;
+  while (creates < lines.length && lines[creates]!.startsWith('-N ')) creates++;
+  if (creates <= 2) return headLines(text, n);
+  const shown = [lines[0]!, `… and ${formatCount(creates - 1)} more -N … --exist lines`, ...lines.slice(creates, creates + Math.max(0, n - 2))];
+  const rest = lines.length - creates - Math.max(0, Math.min(n - 2, lines.length - creates));
+  if (rest > 0) shown.push(`… (${formatCount(rest)} more lines)`);
+  return shown.join('\n');
+}
+
 /** Options of {@link formatApplyReport}. */
 export interface FormatReportOptions {
   style?: Style;
@@ -279,7 +296,13 @@ export function formatApplyReport(report: ApplyReport, options: FormatReportOpti
     for (const set of report.failedSets) out.push(`  ${name(set)}`);
   }
   if (report.fatal !== undefined) out.push(`${s.red('stopped')}: ${report.fatal.code}: ${report.fatal.message}`);
-  out.push(report.converged ? s.green('converged') : s.red('NOT converged'));
+  out.push(
+    !report.converged
+      ? s.red('NOT converged')
+      : report.inUseSets.length > 0
+        ? s.yellow(`converged, except ${report.inUseSets.length} set(s) in use`)
+        : s.green('converged'),
+  );
   return out.join('\n') + '\n';
 }
 

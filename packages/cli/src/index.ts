@@ -41,6 +41,7 @@ export {
   formatPlanCounts,
   formatResetReport,
   headLines,
+  headRestore,
   labelsOf,
   planToJson,
   reportToJson,

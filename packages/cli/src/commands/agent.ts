@@ -7,6 +7,7 @@
  * loopback address only. SIGINT/SIGTERM stop it after the apply in flight.
  */
 import { watch } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import type { FSWatcher } from 'node:fs';
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
@@ -146,6 +147,7 @@ export async function agentCommand(file: string, options: AgentCommandOptions, i
   const log = (text: string) => io.stderr.write(`${new Date().toISOString()} ipsets agent: ${text}\n`);
   // Bad input at start is refused before anything runs: no kernel touched, exit 2.
   const address = options.metrics === undefined ? undefined : parseListenAddress(options.metrics);
+  let lastText: string | undefined = await readFile(path, 'utf8').catch(() => undefined);
   let desired = desiredStateOf(await loadDesiredFile(path));
   await openKernel(options, io.cwd);
 
@@ -209,7 +211,12 @@ export async function agentCommand(file: string, options: AgentCommandOptions, i
 
   const reload = async (): Promise<void> => {
     try {
+      // Unchanged bytes (an editor touching the file, a platform without file names in
+      // watch events) are not a change: no apply.
+      const text = await readFile(path, 'utf8').catch(() => undefined);
+      if (text !== undefined && text === lastText) return;
       desired = desiredStateOf(await loadDesiredFile(path));
+      lastText = text;
       trigger('file changed');
     } catch (error) {
       metrics.fileError();

@@ -19,7 +19,7 @@ import type { ApplyReport, CommandResult, DesiredState, IpsetPort, PortCallOptio
 import { FakeKernel, createFakePort } from '@ipsets/testing';
 import { EXIT, stdoutStyle } from '../cli-io.js';
 import type { CliIo } from '../cli-io.js';
-import { formatApplyReport, formatBytes, formatCount, formatDuration, formatPlanCounts, headLines, labelsOf } from '../format.js';
+import { formatApplyReport, formatBytes, formatCount, formatDuration, formatPlanCounts, headRestore, labelsOf } from '../format.js';
 import { createStyle } from '../style.js';
 import type { Style } from '../style.js';
 
@@ -264,7 +264,7 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
       `${s.bold(title)}: ${formatCount(report.linesTotal)} lines (${formatPlanCounts(report.plan)}; ${formatBytes(bytes)}) in ${report.attempts.length} restore(s), ${formatDuration(ms)} — ${verdict}`,
     );
     const first = texts[0];
-    if (first !== undefined && showLines > 0) say(indent(headLines(first.text, showLines)));
+    if (first !== undefined && showLines > 0) say(indent(headRestore(first.text, showLines)));
     return report;
   };
 
@@ -377,7 +377,7 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
   ok = check(beforeFault.every((m) => now1.has(m)), `all ${formatCount(beforeFault.length)} members sent before the failing line are in the kernel`) && ok;
   ok = check(faulty.failedSets.includes(searchSet), 'the set with the skipped line is reported not converged and stays dirty') && ok;
   const retry = await apply('next apply');
-  ok = check(retry.converged, 'the next apply converged (the skipped member was re-sent)') && ok;
+  ok = check(retry.converged, 'the next apply re-sent the set\'s changes and converged (-exist makes the applied ones no-ops)') && ok;
 
   // --- 5. final check --------------------------------------------------------------
   heading('5. Final check: the kernel equals the desired state');

@@ -10,6 +10,7 @@ import {
   formatPlanCounts,
   formatResetReport,
   headLines,
+  headRestore,
   planToJson,
   reportToJson,
 } from '../../src/format.js';
@@ -205,5 +206,8 @@ describe('small formatters', () => {
     expect(formatBytes(46387)).toBe('45.3 KiB');
     expect(headLines('a\nb\nc\n', 2)).toBe('a\nb\n… (1 more lines)');
     expect(headLines('a\nb\n', 5)).toBe('a\nb');
+    const delta = '-N a --exist nethash\n-N b --exist nethash\n-N c --exist nethash\n-D a 1.1.1.1\n-A b 2.2.2.2\n-A b 3.3.3.3\n';
+    expect(headRestore(delta, 4)).toBe('-N a --exist nethash\n… and 2 more -N … --exist lines\n-D a 1.1.1.1\n-A b 2.2.2.2\n… (1 more lines)');
+    expect(headRestore('-N a --exist nethash\n-A a 1.1.1.1\n', 4)).toBe('-N a --exist nethash\n-A a 1.1.1.1');
   });
 });
