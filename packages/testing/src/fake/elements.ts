@@ -149,9 +149,10 @@ function parseCidr(text: string, max: number): number {
   return v;
 }
 
+/** The separator position when something stands on both sides of it (`-1` is a port, not a range). */
 function splitIndex(s: string, ch: string): number {
   const i = s.indexOf(ch);
-  return i >= 0 && i < s.length - 1 ? i : -1;
+  return i > 0 && i < s.length - 1 ? i : -1;
 }
 
 function parseV6Part(part: string): Uint16Array {
