@@ -11,3 +11,18 @@ export type { KernelTestGate, KernelTestGateOptions, KernelTestSupport, TestName
 // --- the Linux port ---
 export { createLinuxPort } from './linux-port.js';
 export type { LinuxPortOptions } from './linux-port.js';
+
+// --- the agent and its metrics ---
+export { createIpsetAgent, DEFAULT_MAX_CONSECUTIVE_FAILURES } from './agent.js';
+export type {
+  AgentCallOptions,
+  AgentClock,
+  AgentDriverOptions,
+  AgentDrivers,
+  AgentLogger,
+  AgentManager,
+  IpsetAgent,
+  IpsetAgentOptions,
+} from './agent.js';
+export { createAgentMetrics, DEFAULT_METRIC_PREFIX } from './agent-metrics.js';
+export type { AgentMetrics, AgentOperation, AgentOutcome } from './agent-metrics.js';
