@@ -11,7 +11,12 @@
  * "manager heap" is the heap after GC with the manager alive (and the pod list
  * dropped) minus the heap before the pods were made: everything the manager keeps,
  * strings included.
+ *
+ * As root with `ipset` installed, the same text is also fed to the real
+ * `ipset -exist restore` inside a throwaway network namespace (3 runs) for the
+ * DESIGN §6 comparison; IPSETS_BENCH_KERNEL=0 skips that.
  */
+import { spawnSync } from 'node:child_process';
 import { IPSetManager } from '../src/manager.js';
 import { planApply } from '../src/plan-apply.js';
 import { renderRestore } from '../src/render.js';
@@ -70,6 +75,29 @@ function heapUsed(): number {
   return process.memoryUsage().heapUsed;
 }
 
+/** Median wall time of `ipset -exist restore` of `text` in fresh network namespaces, or why it was skipped. */
+function kernelRestore(text: string): string {
+  if (process.env.IPSETS_BENCH_KERNEL === '0') return 'real restore: skipped (IPSETS_BENCH_KERNEL=0)';
+  if (process.getuid?.() !== 0) return 'real restore: skipped (not root)';
+  if (spawnSync('ipset', ['version']).status !== 0) return 'real restore: skipped (no ipset)';
+  const times: number[] = [];
+  for (let r = 0; r < 3; r++) {
+    const ns = `ipsets-bench-${process.pid}-${r}`;
+    if (spawnSync('ip', ['netns', 'add', ns]).status !== 0) return `real restore: skipped (cannot create netns ${ns})`;
+    try {
+      const t0 = performance.now();
+      const result = spawnSync('ip', ['netns', 'exec', ns, 'ipset', '-exist', 'restore'], { input: text, maxBuffer: 1 << 26 });
+      const elapsed = performance.now() - t0;
+      if (result.status !== 0) return `real restore: failed: ${String(result.stderr).trim()}`;
+      times.push(elapsed);
+    } finally {
+      spawnSync('ip', ['netns', 'del', ns]);
+    }
+  }
+  return `real ipset restore median ${median(times).toFixed(0)} ms (runs ${times.map((v) => v.toFixed(0)).join('/')})`;
+}
+
+let lastText = '';
 for (const population of ['shared', 'distinct'] as const) {
   const before = heapUsed();
   let manager: IPSetManager | undefined = build(population);
@@ -91,6 +119,7 @@ for (const population of ['shared', 'distinct'] as const) {
     renderMs.push(t2 - t1);
     lines = plan.lines.length;
     bytes = text.length;
+    lastText = text;
   }
   const perMember = (after - before) / members;
   console.log(
@@ -101,3 +130,4 @@ for (const population of ['shared', 'distinct'] as const) {
   );
   manager = undefined;
 }
+console.log(kernelRestore(lastText));

@@ -68,34 +68,42 @@ export function deleteSection(prefixedName: string): string {
 
 /** Collects lines; knows each set's section. */
 class Builder {
-  readonly lines: PlanLine[] = [];
+  readonly lines: PlanLine[];
   readonly notes: PlanNote[] = [];
+  private n = 0;
+
+  /** @param capacity the number of lines, when known: the array is allocated once. */
+  constructor(capacity = 0) {
+    this.lines = capacity > 0 ? new Array<PlanLine>(capacity) : [];
+  }
 
   create(set: PlanSetView, section: string): void {
     const spec = set.info.createSpec;
-    this.lines.push({ op: 'create', set: set.kernelName, spec, section, onError: APPLY_HANDLERS.create });
+    this.lines[this.n++] = { op: 'create', set: set.kernelName, spec, section, onError: APPLY_HANDLERS.create };
   }
 
   add(set: PlanSetView, member: string, section: string): void {
     const onError = set.info.kind === 'list' ? APPLY_HANDLERS.addToList : APPLY_HANDLERS.addToSet;
-    this.lines.push({ op: 'add', set: set.kernelName, member, section, onError });
+    this.lines[this.n++] = { op: 'add', set: set.kernelName, member, section, onError };
   }
 
   addAll(set: PlanSetView, section: string): void {
     const lines = this.lines;
     const kernelName = set.kernelName;
     const onError = set.info.kind === 'list' ? APPLY_HANDLERS.addToList : APPLY_HANDLERS.addToSet;
+    let n = this.n;
     set.forEachMember((member) => {
-      lines.push({ op: 'add', set: kernelName, member, section, onError });
+      lines[n++] = { op: 'add', set: kernelName, member, section, onError };
     });
+    this.n = n;
   }
 
   del(set: PlanSetView, member: string, section: string): void {
-    this.lines.push({ op: 'del', set: set.kernelName, member, section, onError: APPLY_HANDLERS.del });
+    this.lines[this.n++] = { op: 'del', set: set.kernelName, member, section, onError: APPLY_HANDLERS.del };
   }
 
   resyncFlush(set: PlanSetView, section: string): void {
-    this.lines.push({ op: 'flush', set: set.kernelName, section, onError: APPLY_HANDLERS.resync });
+    this.lines[this.n++] = { op: 'flush', set: set.kernelName, section, onError: APPLY_HANDLERS.resync };
   }
 
   destroyBlock(entries: readonly DirtyEntry[]): void {
@@ -103,19 +111,32 @@ class Builder {
     // members being destroyed first (spec §d.1).
     for (const e of entries) {
       if (e.state === 'destroy') {
-        this.lines.push({ op: 'flush', set: e.kernelName, section: deleteSection(e.name), onError: APPLY_HANDLERS.flush });
+        this.lines[this.n++] = { op: 'flush', set: e.kernelName, section: deleteSection(e.name), onError: APPLY_HANDLERS.flush };
       }
     }
     for (const e of entries) {
       if (e.state === 'destroy') {
-        this.lines.push({ op: 'destroy', set: e.kernelName, section: deleteSection(e.name), onError: APPLY_HANDLERS.destroy });
+        this.lines[this.n++] = { op: 'destroy', set: e.kernelName, section: deleteSection(e.name), onError: APPLY_HANDLERS.destroy };
       }
     }
   }
 
   plan(basis: unknown): RestorePlan {
+    // A wrong capacity must never leave holes in the plan.
+    if (this.lines.length !== this.n) this.lines.length = this.n;
     return this.notes.length > 0 ? { lines: this.lines, notes: this.notes, basis } : { lines: this.lines, basis };
   }
+}
+
+/** The exact number of lines {@link planApply} makes. */
+function countLines(sets: readonly Target[], entries: readonly DirtyEntry[]): number {
+  let n = sets.length;
+  for (const { entry, set } of sets) {
+    if (entry.state === 'create') n += set.memberCount + (entry.unknown ? 1 : 0);
+    else n += (entry.toDelete?.size ?? 0) + (entry.toAdd?.size ?? 0);
+  }
+  for (const e of entries) if (e.state === 'destroy') n += 2;
+  return n;
 }
 
 interface Target {
@@ -151,8 +172,8 @@ function targets(manager: IPSetManager, entries: readonly DirtyEntry[]): Target[
  */
 export function planApply(manager: IPSetManager): RestorePlan {
   const { entries, basis } = managerInternals(manager).beginPlan();
-  const b = new Builder();
   const sets = targets(manager, entries);
+  const b = new Builder(countLines(sets, entries));
   for (const t of sets) b.create(t.set, t.section);
   for (const { entry, set, section } of sets) {
     if (entry.state === 'create') {

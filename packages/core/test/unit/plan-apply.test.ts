@@ -70,6 +70,8 @@ describe('planApply', () => {
       ['destroy', K.KEY_POD, deleteSection('podlabel-test-keyPod-set'), APPLY_HANDLERS.destroy],
     ]);
     expect(plan.lines[0]!.section).toBe('add/update-ns-test-ns-set');
+    // The line array is allocated at its exact size: no holes, nothing left over.
+    expect(Object.keys(plan.lines)).toHaveLength(plan.lines.length);
   });
 
   it('uses list handlers for adds to lists', () => {
