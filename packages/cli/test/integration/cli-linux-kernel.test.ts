@@ -75,6 +75,14 @@ describeKernel('ipsets on the real kernel (network namespace)', () => {
     expect((await ipsets(['reset', ...linux()], { cwd: dir })).exitCode).toBe(0);
   });
 
+  it('agent --once applies to the namespace', async () => {
+    const run = await ipsets(['agent', 'small.yaml', '--once', ...linux()], { cwd: dir });
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(run.stderr).toContain('apply (once): converged');
+    const names = (await ns.run(['ipset', 'list', '-n'])).stdout;
+    expect(names).toContain(kernelName('ns-payments'));
+  });
+
   it('a bad file changes nothing in the kernel (exit 2)', async () => {
     const before = (await ns.run(['ipset', 'save'])).stdout;
     // A newline in a member: if it reached a restore file, its second line would destroy a set.
