@@ -46,7 +46,7 @@ export {
   planToJson,
   reportToJson,
 } from './format.js';
-export type { FormatDiffOptions, FormatReportOptions, PlanLineJson, SetDiff } from './format.js';
+export type { FormatDiffOptions, FormatReportOptions, FormatResetOptions, PlanLineJson, SetDiff } from './format.js';
 export { colorEnabled, createStyle } from './style.js';
 export type { Style, TtyLike } from './style.js';
 export { isLoopbackHost, parseListenAddress } from './listen-address.js';
@@ -56,5 +56,5 @@ export type { ListenAddress } from './listen-address.js';
 export { createFileAgentMetrics, serveMetrics } from './commands/agent.js';
 export type { AgentCommandOptions, FileAgentMetrics } from './commands/agent.js';
 export { filterOwnedSave } from './commands/save.js';
-export { runDemo } from './commands/demo.js';
+export { compareWithDesired, runDemo } from './commands/demo.js';
 export type { DemoOptions, DemoResult } from './commands/demo.js';
