@@ -1,0 +1,500 @@
+/**
+ * The benchmark suite of DESIGN §6 (issue #7): every workload, the library side by
+ * side with the real `ipset` in network namespaces this process creates and deletes.
+ * Writes BENCHMARKS.md and docs/bench-chart.svg at the repository root.
+ *
+ *   pnpm bench                       # every package's bench, this one included
+ *   node --expose-gc --import tsx src/run.ts [--reps 3] [--max 1000000] [--only W1,W3] [--events 201] [--dry]
+ *
+ * --max below 1,000,000, --only or --dry print the results without writing files.
+ * IPSETS_BENCH_REAL=off measures the library side only (reference columns say why).
+ */
+import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  applyIPSets,
+  parseListHeaders,
+  parseSave,
+  planApply,
+  planReconcile,
+  renderRestore,
+  runRestoreSession,
+} from '@ipsets/core';
+import type { IPSetManager, RestorePlan } from '@ipsets/core';
+import { createLinuxPort } from '@ipsets/exec-linux';
+import { FakeKernel } from '@ipsets/testing';
+import { renderChart } from './chart.js';
+import type { ChartSeries } from './chart.js';
+import { createNamespace, expectOk, probeRealKernel } from './kernel.js';
+import type { BenchNamespace } from './kernel.js';
+import { loadNow, machineInfo } from './machine.js';
+import { renderBenchmarks } from './report.js';
+import type { ResultRow, Verdict } from './report.js';
+import {
+  canCollect,
+  collect,
+  formatCount,
+  formatMs,
+  formatRatio,
+  heapAfterGc,
+  median,
+  shortCount,
+  timeAsync,
+  timeSync,
+} from './stats.js';
+import { PER_SET, buildManager, instantPort, makePods, perturb, setMeta } from './workloads.js';
+
+// ---------------------------------------------------------------------------
+// Options
+
+function option(name: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  return i === -1 ? undefined : process.argv[i + 1];
+}
+
+const FULL = 1_000_000;
+const TOP = Number(option('max') ?? FULL);
+const REPS = Number(option('reps') ?? 3);
+const EVENTS = Number(option('events') ?? 201);
+const ONLY = option('only')?.toUpperCase().split(',');
+const DRY = process.argv.includes('--dry') || TOP !== FULL || ONLY !== undefined;
+const SIZES = [10_000, 100_000, 1_000_000].filter((n) => n < TOP).concat(TOP);
+const wants = (w: string): boolean => ONLY === undefined || ONLY.includes(w);
+
+if (!canCollect) {
+  console.error('run with node --expose-gc (memory figures need a full collection)');
+  process.exit(1);
+}
+if (!(Number.isInteger(TOP / PER_SET) && TOP >= PER_SET && REPS >= 1 && EVENTS >= 1)) {
+  console.error(`--max must be a multiple of ${PER_SET}; --reps and --events at least 1`);
+  process.exit(2);
+}
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+const benchmarksFile = join(root, 'BENCHMARKS.md');
+const chartFile = join(root, 'docs', 'bench-chart.svg');
+
+const started = performance.now();
+const loadAtStart = loadNow();
+const real = await probeRealKernel();
+const refNa = real.available ? '' : `n/a (${real.reason ?? 'no kernel'})`;
+const samples = new Map<string, number[]>();
+const record = (label: string, ms: number): void => {
+  const list = samples.get(label);
+  if (list === undefined) samples.set(label, [ms]);
+  else list.push(ms);
+};
+const med = (label: string): number => median(samples.get(label) ?? []);
+
+/** Runs the steps of one repetition in an order that rotates each repetition (A B C, B C A, …). */
+async function interleaved(rep: number, steps: readonly (() => Promise<void> | void)[]): Promise<void> {
+  for (let k = 0; k < steps.length; k++) await steps[(rep + k) % steps.length]!();
+}
+
+const log = (line: string): void => console.log(`[bench ${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}`);
+log(
+  `sizes ${SIZES.map(shortCount).join(', ')}; ${REPS} repetitions; real kernel: ${real.available ? `yes (${real.version ?? '?'})` : refNa}`,
+);
+
+// ---------------------------------------------------------------------------
+// Memory (first, on a clean heap) and the W1 managers
+
+const managers = new Map<number, IPSetManager>();
+let bytesPerMember = Number.NaN;
+{
+  const before = heapAfterGc();
+  let pods: ReturnType<typeof makePods> | undefined = makePods(TOP, 'cluster');
+  const built = timeSync(() => buildManager(TOP, 'cluster', pods));
+  pods = undefined;
+  const after = heapAfterGc();
+  managers.set(TOP, built.value);
+  bytesPerMember = (after - before) / TOP;
+  record(`build manager, ${shortCount(TOP)} members (addToSets)`, built.ms);
+  log(`manager of ${formatCount(TOP)} members built in ${formatMs(built.ms)}: ${bytesPerMember.toFixed(1)} bytes/member after GC`);
+}
+for (const size of SIZES) if (!managers.has(size)) managers.set(size, buildManager(size, 'cluster'));
+
+// ---------------------------------------------------------------------------
+// W1 cold start (and W5: the fake kernel on the same text), every size
+
+const w1Label = (n: number): string => `W1 plan+render ${shortCount(n)}`;
+const realLabel = (n: number): string => `W1 real ipset restore ${shortCount(n)}`;
+const fakeLabel = (n: number): string => `W5 fake kernel restore ${shortCount(n)}`;
+let topText = '';
+let topPlan: RestorePlan | undefined;
+let w2Namespace: BenchNamespace | undefined;
+
+if (wants('W1') || wants('W5') || wants('W2') || wants('W4')) {
+  for (const size of SIZES) {
+    const manager = managers.get(size)!;
+    // One untimed warm-up makes the text every side gets (and warms the JIT for ours).
+    const warmPlan = planApply(manager);
+    const text = renderRestore(warmPlan);
+    const lineCount = warmPlan.lines.length;
+    if (size === TOP) {
+      topText = text;
+      topPlan = warmPlan;
+    }
+    if (wants('W1') || wants('W5') || (size === TOP && wants('W2') && real.available)) {
+      for (let rep = 0; rep < REPS; rep++) {
+        const last = rep === REPS - 1;
+        await interleaved(rep, [
+          () => {
+            if (!wants('W1')) return;
+            const { ms, value } = timeSync(() => renderRestore(planApply(manager)));
+            if (value !== text) throw new Error('planApply + renderRestore is not deterministic');
+            record(w1Label(size), ms);
+          },
+          async () => {
+            if (!real.available) return;
+            if (!(wants('W1') || wants('W5')) && !(last && size === TOP)) return;
+            collect();
+            const ns = createNamespace();
+            const run = expectOk(await ns.ipset(['-exist', 'restore'], text), `ipset restore of ${formatCount(lineCount)} lines`);
+            if (wants('W1') || wants('W5')) record(realLabel(size), run.ms);
+            // The last namespace at full size stays for W2: it holds W1's state.
+            if (last && size === TOP && wants('W2')) w2Namespace = ns;
+            else ns.dispose();
+          },
+          () => {
+            if (!wants('W5')) return;
+            const { ms, value } = timeSync(() => new FakeKernel().restore(text, { exist: true }));
+            if (value.exitCode !== 0) throw new Error(`fake restore failed: ${value.stderr}`);
+            record(fakeLabel(size), ms);
+          },
+        ]);
+      }
+      log(
+        `W1/W5 ${shortCount(size)} (${formatCount(lineCount)} lines, ${(text.length / 1e6).toFixed(1)} MB): plan+render ${formatMs(med(w1Label(size)))}, ` +
+          `real restore ${formatMs(med(realLabel(size)))}, fake restore ${formatMs(med(fakeLabel(size)))}`,
+      );
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------
+// W2 resync: parse a full-size save and reconcile against a desired state 1% away
+
+let w2Lines = 0;
+let w2Changed = 0;
+let w2Members = 0;
+let w2Source = '';
+if (wants('W2')) {
+  const { desired, changed } = perturb(managers.get(TOP)!.desiredState());
+  w2Changed = changed;
+  let saveText: string;
+  let headersText: string;
+  if (w2Namespace !== undefined) {
+    const ns = w2Namespace;
+    headersText = expectOk(await ns.ipset(['list', '-t'], undefined, true), 'ipset list -t').stdout;
+    saveText = expectOk(await ns.ipset(['save'], undefined, true), 'ipset save').stdout;
+    w2Source = `a real \`ipset save\` in a namespace holding W1's state`;
+  } else {
+    const kernel = new FakeKernel();
+    if (kernel.restore(topText, { exist: true }).exitCode !== 0) throw new Error('fake restore of the W1 text failed');
+    saveText = kernel.save().stdout;
+    headersText = kernel.listHeaders().stdout;
+    w2Source = `the fake kernel's save of W1's state (${refNa})`;
+  }
+  for (let rep = 0; rep < REPS; rep++) {
+    await interleaved(rep, [
+      async () => {
+        if (w2Namespace === undefined) return;
+        collect();
+        const run = expectOk(await w2Namespace.ipset(['save'], undefined, true), 'ipset save');
+        record('W2 real ipset save', run.ms);
+        saveText = run.stdout;
+      },
+      () => {
+        const text = saveText;
+        const { ms, value } = timeSync(() => {
+          const snapshot = parseSave(text);
+          const plan = planReconcile(desired, snapshot, parseListHeaders(headersText));
+          return { plan, snapshot };
+        });
+        record('W2 parseSave+planReconcile', ms);
+        w2Lines = value.plan.lines.length;
+        w2Members = value.snapshot.sets.reduce((n, s) => n + s.members.length, 0);
+        if (value.snapshot.problems.length > 0) throw new Error(`parseSave reported problems: ${JSON.stringify(value.snapshot.problems[0])}`);
+      },
+    ]);
+  }
+  w2Namespace?.dispose();
+  w2Namespace = undefined;
+  log(
+    `W2 ${formatCount(w2Members)} saved members, ${formatCount(w2Changed)} changed → ${formatCount(w2Lines)} lines: ` +
+      `parse+reconcile ${formatMs(med('W2 parseSave+planReconcile'))}, ipset save ${formatMs(med('W2 real ipset save'))}`,
+  );
+}
+w2Namespace?.dispose();
+
+// ---------------------------------------------------------------------------
+// W3 churn: one pod added, then removed, on an already-committed manager
+
+const w3Label = (n: number): string => `W3 one pod change ${shortCount(n)}`;
+let w3PlanLines = 0;
+if (wants('W3')) {
+  for (const size of SIZES) {
+    const manager = managers.get(size)!;
+    const setup = await applyIPSets(manager, instantPort);
+    if (!setup.converged || manager.hasDirtyChanges) throw new Error('W3 setup: the manager did not commit');
+    const sets = size / PER_SET;
+    const times: number[] = [];
+    const warmup = 20;
+    collect();
+    for (let e = 0; e < EVENTS + warmup; e++) {
+      const metas = [...setMeta(e % sets), ...setMeta((e + 1) % sets), ...setMeta((e + 2) % sets)];
+      const ip = `10.254.${(e >>> 8) & 255}.${e & 255}`;
+      const key = `churn/pod-${e}`;
+      for (const change of ['add', 'remove'] as const) {
+        // No collection per sample: a full GC of a million-member heap costs more than
+        // hundreds of samples; the median absorbs the occasional scavenge.
+        const t0 = performance.now();
+        if (change === 'add') manager.addToSets(metas, ip, key);
+        else manager.removeFromSets(metas, ip, key);
+        const plan = planApply(manager);
+        renderRestore(plan);
+        const ms = performance.now() - t0;
+        if (e >= warmup) times.push(ms);
+        w3PlanLines = plan.lines.length;
+        manager.commit(await runRestoreSession(plan, instantPort));
+        if (manager.hasDirtyChanges) throw new Error('W3: a churn plan did not commit');
+      }
+    }
+    samples.set(w3Label(size), times);
+    log(`W3 ${shortCount(size)}: one pod change (${w3PlanLines} lines) ${formatMs(median(times))} median of ${times.length}`);
+  }
+}
+
+// ---------------------------------------------------------------------------
+// W4 end to end through the Linux port, against a bare restore of the same text
+
+let w4Lines = 0;
+if (wants('W4') && real.available) {
+  // Free the W1 managers: W4 builds a fresh one per repetition (applyIPSets commits it).
+  managers.clear();
+  const plan = topPlan!;
+  const text = topText;
+  w4Lines = plan.lines.length;
+  for (let rep = 0; rep < REPS; rep++) {
+    await interleaved(rep, [
+      async () => {
+        const ns = createNamespace();
+        try {
+          collect();
+          record('W4 bare ipset -exist restore', expectOk(await ns.ipset(['-exist', 'restore'], text), 'bare restore').ms);
+        } finally {
+          ns.dispose();
+        }
+      },
+      async () => {
+        const ns = createNamespace();
+        try {
+          const manager = buildManager(TOP, 'cluster');
+          const port = createLinuxPort({ netns: ns.name });
+          const { ms, value: report } = await timeAsync(() => applyIPSets(manager, port));
+          if (!report.converged || report.linesTotal !== w4Lines) {
+            throw new Error(`W4 applyIPSets did not converge: ${JSON.stringify(report.fatal ?? report.failedSets.slice(0, 3))}`);
+          }
+          record('W4 applyIPSets via createLinuxPort', ms);
+        } finally {
+          ns.dispose();
+        }
+      },
+      async () => {
+        const ns = createNamespace();
+        try {
+          const port = createLinuxPort({ netns: ns.name });
+          const { ms, value: report } = await timeAsync(() => runRestoreSession(plan, port));
+          if (!report.converged) throw new Error(`W4 runRestoreSession did not converge: ${JSON.stringify(report.fatal)}`);
+          record('W4 runRestoreSession via createLinuxPort', ms);
+        } finally {
+          ns.dispose();
+        }
+      },
+    ]);
+  }
+  log(
+    `W4 ${formatCount(w4Lines)} lines: applyIPSets ${formatMs(med('W4 applyIPSets via createLinuxPort'))}, ` +
+      `runRestoreSession ${formatMs(med('W4 runRestoreSession via createLinuxPort'))}, bare ${formatMs(med('W4 bare ipset -exist restore'))}`,
+  );
+}
+
+// ---------------------------------------------------------------------------
+// Memory, worst case: every member its own pod
+
+let distinctBytes = Number.NaN;
+if (wants('MEM')) {
+  managers.clear();
+  topPlan = undefined;
+  topText = '';
+  const before = heapAfterGc();
+  let pods: ReturnType<typeof makePods> | undefined = makePods(TOP, 'distinct');
+  let manager: IPSetManager | undefined = buildManager(TOP, 'distinct', pods);
+  pods = undefined;
+  const after = heapAfterGc();
+  distinctBytes = (after - before) / TOP;
+  manager = undefined;
+  void manager;
+  log(`memory, distinct pods: ${distinctBytes.toFixed(1)} bytes/member`);
+}
+
+// ---------------------------------------------------------------------------
+// Results
+
+const ratioRow = (
+  workload: string,
+  oursMs: number,
+  refMs: number,
+  bar: string,
+  limit: number | undefined,
+  refWhy = refNa,
+): ResultRow => {
+  const hasRef = Number.isFinite(refMs);
+  const ratio = oursMs / refMs;
+  const met: Verdict = limit === undefined || !hasRef || !Number.isFinite(oursMs) ? 'n/a' : ratio <= limit ? 'yes' : 'no';
+  return {
+    workload,
+    ours: formatMs(oursMs),
+    reference: hasRef ? formatMs(refMs) : refWhy || 'n/a (not measured)',
+    ratio: hasRef ? formatRatio(ratio) : 'n/a',
+    bar,
+    met,
+  };
+};
+
+const rows: ResultRow[] = [];
+if (wants('W1')) {
+  for (const size of SIZES) {
+    const top = size === TOP;
+    rows.push(
+      ratioRow(
+        `W1 cold start, ${formatCount(size / PER_SET)} sets × ${formatCount(PER_SET)}: planApply + renderRestore vs real \`ipset restore\``,
+        med(w1Label(size)),
+        med(realLabel(size)),
+        top ? 'planning + rendering < 0.10 × real restore' : '(bar applies at 1M; shown for the trend)',
+        top && TOP === FULL ? 0.1 : undefined,
+      ),
+    );
+  }
+}
+if (wants('W2')) {
+  rows.push(
+    ratioRow(
+      `W2 resync, ${formatCount(w2Members)} saved members, desired 1% away: parseSave + planReconcile vs real \`ipset save\``,
+      med('W2 parseSave+planReconcile'),
+      med('W2 real ipset save'),
+      'parse + diff < 0.5 × the save',
+      TOP === FULL ? 0.5 : undefined,
+    ),
+  );
+}
+if (wants('W3')) {
+  const base = median(samples.get(w3Label(SIZES[0]!)) ?? []);
+  for (const size of SIZES) {
+    const first = size === SIZES[0];
+    rows.push(
+      ratioRow(
+        `W3 churn, one pod (3 sets) added or removed on ${formatCount(size)} committed members: mutate + planApply + renderRestore`,
+        median(samples.get(w3Label(size)) ?? []),
+        first ? Number.NaN : base,
+        first ? '(baseline of the ratio)' : `independent of state size: ≤ 2 × the ${shortCount(SIZES[0]!)} time`,
+        first ? undefined : 2,
+        first ? 'baseline' : '',
+      ),
+    );
+  }
+}
+if (wants('W4')) {
+  const bare = med('W4 bare ipset -exist restore');
+  rows.push(
+    ratioRow(
+      `W4 end to end, ${formatCount(w4Lines || TOP + TOP / PER_SET)} lines: \`applyIPSets\` (plan, render, session, commit) through \`createLinuxPort({ netns })\` vs bare \`ipset -exist restore\``,
+      med('W4 applyIPSets via createLinuxPort'),
+      bare,
+      'within 15% of the bare restore (≤ 1.15)',
+      1.15,
+    ),
+    ratioRow(
+      'W4 (port part only): `runRestoreSession` of the same plan through `createLinuxPort` vs bare restore',
+      med('W4 runRestoreSession via createLinuxPort'),
+      bare,
+      'within 15% of the bare restore (≤ 1.15)',
+      1.15,
+    ),
+  );
+}
+if (wants('W5')) {
+  rows.push(
+    ratioRow(
+      `W5 fake kernel \`new FakeKernel().restore(text, { exist: true })\` vs real \`ipset restore\`, W1 text (${shortCount(TOP)} members)`,
+      med(fakeLabel(TOP)),
+      med(realLabel(TOP)),
+      'fake at least as fast as the real one (≤ 1)',
+      1,
+    ),
+  );
+}
+const memoryRow = (workload: string, bytes: number): ResultRow => ({
+  workload,
+  ours: Number.isFinite(bytes) ? `${bytes.toFixed(1)} B/member (${((bytes * TOP) / 2 ** 20).toFixed(0)} MiB)` : 'n/a',
+  reference: '—',
+  ratio: '—',
+  bar: '≤ 100 bytes per member (heap after GC)',
+  met: !Number.isFinite(bytes) || TOP !== FULL ? 'n/a' : bytes <= 100 ? 'yes' : 'no',
+});
+rows.push(memoryRow(`Memory: manager of ${formatCount(TOP)} members, cluster-shaped (${formatCount(TOP / 10)} pods, each in ~10 sets)`, bytesPerMember));
+if (wants('MEM')) rows.push(memoryRow(`Memory: manager of ${formatCount(TOP)} members, every member its own pod (worst case)`, distinctBytes));
+
+const series: ChartSeries[] = [
+  { name: 'W1 ours: planApply + render', color: '#1f77b4', points: SIZES.map((x) => ({ x, y: med(w1Label(x)) })) },
+  { name: 'W1 real ipset restore', color: '#d62728', dashed: true, points: SIZES.map((x) => ({ x, y: med(realLabel(x)) })) },
+  { name: 'W5 fake kernel restore', color: '#9467bd', points: SIZES.map((x) => ({ x, y: med(fakeLabel(x)) })) },
+  { name: 'W3 ours: one pod change', color: '#2ca02c', points: SIZES.map((x) => ({ x, y: median(samples.get(w3Label(x)) ?? []) })) },
+];
+const chart = renderChart({
+  title: 'Time against state size (log-log)',
+  subtitle: `${new Date().toISOString().slice(0, 10)}, ${availableParallelism()} cores, Node ${process.version}; medians of ${REPS} (W3: ${EVENTS * 2} events)`,
+  xLabel: 'members in the state (1,000 per set)',
+  yLabel: 'wall time (median)',
+  series,
+});
+
+const method = [
+  `Workloads run in one process (\`node --expose-gc --import tsx packages/bench/src/run.ts\`), ${REPS} repetitions each; in every repetition the sides run one after the other in an order that rotates (A B C, B C A, …); the tables show medians, all samples are listed below.`,
+  'States: hash:net sets (`keyValueLabelOfPod`, the seed\'s `-N name --exist nethash`) of 1,000 members; pods are a tenth of the members, so a pod is in ~10 sets; IPs and pod keys are fresh strings (parsed from JSON) as an agent would hold them.',
+  'Real kernel: bare `ip netns exec NS ipset …` child processes with the text written to stdin, each restore in a fresh network namespace created and deleted by the benchmark (never the default namespace). Times include `ip netns exec` (a few ms).',
+  'W1: `renderRestore(planApply(manager))` on a manager whose 1,000,000 members are all dirty (nothing applied), after one untimed warm-up; the real side restores the same text.',
+  `W2: ${w2Source || 'not run'}; ours = \`parseSave\` + \`parseListHeaders\` + \`planReconcile\` against the manager's desired state with 0.5% of each set's members dropped and as many new ones added (1% of members differ); the reference is \`ipset save\` of the same state (stdout read into a string).`,
+  'W3: the manager is first committed (`applyIPSets` with a port that accepts everything instantly), then a new pod is added to 3 sets and removed again; each change is timed from the `addToSets`/`removeFromSets` call through `planApply` and `renderRestore`, then committed untimed. The first 20 events are warm-up.',
+  'W4: `applyIPSets(manager, createLinuxPort({ netns }))` on a freshly built dirty manager (built untimed) and `runRestoreSession(plan, port)` of the W1 plan, against a bare `ipset -exist restore` of the same text; each in its own fresh namespace.',
+  'W5: `new FakeKernel().restore(text, { exist: true })` on the W1 text, interleaved with W1\'s real restores (the same real samples are the reference of W1 and W5).',
+  'Memory: heap after two forced collections with the manager alive and the pod list dropped, minus the heap before the pods were made: everything the manager keeps, strings included.',
+];
+
+const report = {
+  machine: machineInfo(real.version ?? `n/a (${real.reason ?? 'not installed'})`, loadAtStart),
+  rows,
+  chart: 'docs/bench-chart.svg',
+  method,
+  samples,
+  wallMs: performance.now() - started,
+};
+let previous: string | undefined;
+try {
+  previous = readFileSync(benchmarksFile, 'utf8');
+} catch {
+  previous = undefined;
+}
+const markdown = renderBenchmarks(report, previous);
+console.log(`\n${markdown.split('## Results')[1]!.split('## Method')[0]!.trim()}\n`);
+if (DRY) {
+  log('dry run (--dry, --only or --max below 1M): BENCHMARKS.md and the chart were not written');
+} else {
+  mkdirSync(dirname(chartFile), { recursive: true });
+  writeFileSync(chartFile, chart);
+  writeFileSync(benchmarksFile, markdown);
+  log(`wrote ${relative(process.cwd(), benchmarksFile)} and ${relative(process.cwd(), chartFile)}`);
+}

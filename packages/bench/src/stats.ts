@@ -1,0 +1,70 @@
+/**
+ * Timing and statistics helpers: medians, garbage collection between samples,
+ * heap readings, and number formatting for the report.
+ */
+
+const gcFunction = (globalThis as { gc?: () => void }).gc;
+
+/** True when the process runs with `--expose-gc` (memory figures need it). */
+export const canCollect = gcFunction !== undefined;
+
+/** Runs a full collection (twice: the first pass can leave finalised objects for the second). */
+export function collect(): void {
+  gcFunction?.();
+  gcFunction?.();
+}
+
+/** Heap in use after a full collection, in bytes. */
+export function heapAfterGc(): number {
+  collect();
+  return process.memoryUsage().heapUsed;
+}
+
+/** The median of `values` (the lower middle value for an even count); `NaN` when empty. */
+export function median(values: readonly number[]): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor((sorted.length - 1) / 2)]!;
+}
+
+/** Milliseconds `fn` takes (after a collection, so one sample's garbage does not bill the next). */
+export function timeSync<T>(fn: () => T): { ms: number; value: T } {
+  collect();
+  const started = performance.now();
+  const value = fn();
+  return { ms: performance.now() - started, value };
+}
+
+/** Milliseconds the promise of `fn` takes (after a collection). */
+export async function timeAsync<T>(fn: () => Promise<T>): Promise<{ ms: number; value: T }> {
+  collect();
+  const started = performance.now();
+  const value = await fn();
+  return { ms: performance.now() - started, value };
+}
+
+/** A duration for people: `12.3 µs`, `45.6 ms`, `7.89 s`. */
+export function formatMs(ms: number): string {
+  if (!Number.isFinite(ms)) return 'n/a';
+  if (ms < 1) return `${(ms * 1000).toPrecision(3)} µs`;
+  if (ms < 1000) return `${ms.toPrecision(3)} ms`;
+  return `${(ms / 1000).toPrecision(3)} s`;
+}
+
+/** A ratio with three significant digits (`0.0412`, `1.07`, `12.3`). */
+export function formatRatio(ratio: number): string {
+  if (!Number.isFinite(ratio)) return 'n/a';
+  return ratio >= 100 ? ratio.toFixed(0) : ratio.toPrecision(3);
+}
+
+/** A count with thousands separators (`1,000,000`). */
+export function formatCount(n: number): string {
+  return n.toLocaleString('en-US');
+}
+
+/** `10k`, `100k`, `1M`: state sizes in labels. */
+export function shortCount(n: number): string {
+  if (n >= 1_000_000 && n % 1_000_000 === 0) return `${n / 1_000_000}M`;
+  if (n >= 1000 && n % 1000 === 0) return `${n / 1000}k`;
+  return String(n);
+}
