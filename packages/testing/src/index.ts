@@ -13,6 +13,47 @@ export type { FakePortOptions } from './fake-port.js';
 
 // --- arbitraries, invariants ---
 export {
+  FOREIGN_NAMES,
+  LIST_SET_METAS,
+  NET_MEMBERS,
+  NET_SET_METAS,
+  OWNED_LABELS,
+  POD_KEYS,
+  PORT_MEMBERS,
+  PORT_SET_METAS,
+  RAW_NET_MEMBERS,
+  RAW_PORT_MEMBERS,
+  REF_NAMES,
+  applyManagerCall,
+  buildKernel,
+  desiredStateArb,
+  faultMessage,
+  faultPlanArb,
+  faultyPort,
+  kernelNearArb,
+  kernelStateArb,
+  managerCallArb,
+  managerCallsArb,
+  managerConfigArb,
+  managerDesiredStateArb,
+  ownedNames,
+  restoreLineOp,
+  restoreScriptArb,
+} from './arbitraries.js';
+export type {
+  ArmedFault,
+  DesiredStateOptions,
+  FaultPlan,
+  FaultPlanOptions,
+  FaultTarget,
+  FaultyPort,
+  InitialKernel,
+  KernelStateOptions,
+  ManagerCall,
+  PlannedFault,
+  RestoreScriptOptions,
+} from './arbitraries.js';
+export {
   assertConverged,
   assertForeignUntouched,
   assertReportTruthful,
@@ -21,5 +62,6 @@ export {
   convergenceProblems,
   normalizeCreateOptions,
   saveTextOf,
+  uncertainSets,
 } from './invariants.js';
-export type { CanonicalSet, ConvergedOptions, ConvergenceProblem, SaveSource } from './invariants.js';
+export type { CanonicalSet, ConvergedOptions, ConvergenceProblem, SaveSource, TruthfulOptions } from './invariants.js';
