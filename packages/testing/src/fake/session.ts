@@ -135,6 +135,7 @@ export class Session {
   private mode: 'none' | 'plain' | 'save' = 'none';
   private names = false;
   private terse = false;
+  private sorted = false;
   private lastCmd: Command | null = null;
   private batch: Batch | null = null;
   /** The userspace set cache: sets created (or renamed/swapped) in this run, with the family parsed. */
@@ -170,6 +171,9 @@ export class Session {
         break;
       case 'terse':
         this.terse = true;
+        break;
+      case 'sorted':
+        this.sorted = true;
         break;
       case 'output':
         if (arg === 'plain') this.mode = 'plain';
@@ -485,7 +489,7 @@ export class Session {
       if (s === undefined) return this.sessionError(line, MSG.setMissing);
       slots = [s];
     }
-    this.out.push(dumpText(slots, { mode: this.mode, names: this.names, terse: this.terse }));
+    this.out.push(dumpText(slots, { mode: this.mode, names: this.names, terse: this.terse, sorted: this.sorted }));
     return null;
   }
 

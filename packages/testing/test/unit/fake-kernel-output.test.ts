@@ -295,3 +295,36 @@ describe('toJSON / fromJSON', () => {
     expect(() => new FakeKernel({ maxSets: -1 })).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
   });
 });
+
+describe('-sorted (bystrcmp)', () => {
+  it('sorts hash members like ipset -s (§5.3 examples); list:sets keep list order', () => {
+    const k = loaded();
+    const save = k.exec(['save', '-s']).stdout.split('\n');
+    const of = (set: string): string[] => save.filter((l) => l.startsWith(`add ${set} `)).map((l) => l.slice(5 + set.length));
+    expect(of('n')).toEqual(['10.0.0.0/24', '10.0.0.1', '10.2.0.0/16 nomatch', '172.16.0.0/12', '192.168.1.0/24']);
+    expect(of('ip6')).toEqual(['::1', '::ffff:1.2.3.4', '2001:db8::1']);
+    expect(of('n6')).toEqual(['2001:db8::/32', '2001:db8:1::1', '2001:db8:2::/48']);
+    expect(of('ipp6')).toEqual(['2001:db8::1,tcp:80', '2001:db8::1,ipv6-icmp:echo-request']);
+    expect(of('ipp')).toEqual([
+      '10.0.0.1,tcp:80',
+      '10.0.0.2,tcp:443',
+      '10.0.0.3,udp:53',
+      '10.0.0.4,tcp:80',
+      '10.0.0.5,udp:53',
+      '10.0.0.6,sctp:80',
+      '10.0.0.7,icmp:echo-request',
+      '10.0.0.8,icmp:host-unreachable',
+      '10.0.0.9,gre:0',
+      '10.0.0.10,gre:0',
+      '10.0.0.11,udplite:5',
+      '10.0.0.12,tcp:80',
+      '10.0.0.12,tcp:81',
+      '10.0.0.12,tcp:82',
+      '10.0.0.13,tcp:22',
+      '10.0.0.14,udp:22',
+      '10.0.0.15,esp:0',
+    ]);
+    expect(of('l')).toEqual(['ip', 'n']);
+    expect(k.exec(['list', '-s', 'ip']).stdout).toMatch(/Members:\n10\.0\.0\.1\n10\.0\.0\.2\n10\.0\.0\.3\n$/);
+  });
+});
