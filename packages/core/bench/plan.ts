@@ -2,9 +2,12 @@
  * Planning (and rendering) 1,000 sets × 1,000 members from an empty kernel, and the
  * manager's heap per member. Run: node --expose-gc --import tsx bench/plan.ts
  *
- * Two populations (pod IPs and keys are flat strings, as parsed from JSON):
- * - `shared`: 100,000 pods (one IP and one pod key each); every set holds 1,000 of
- *   them, so a pod is in ~10 sets (a cluster's shape: namespace + label sets);
+ * Three populations:
+ * - `shared`: 100,000 pods (one IP and one pod key each, flat strings as parsed from
+ *   JSON); every set holds 1,000 of them, so a pod is in ~10 sets (a cluster's shape:
+ *   namespace + label sets);
+ * - `events`: the same pods, but every call brings fresh copies of the IP and pod key
+ *   strings, as separate watch events would (pod keys are interned, IPs are not);
  * - `distinct`: every member is a different pod with its own IP and key (worst case:
  *   nothing to share, 1,000,000 pods).
  *
@@ -36,7 +39,7 @@ function ip(n: number): string {
   return `10.${(n >>> 16) & 255}.${(n >>> 8) & 255}.${n & 255}`;
 }
 
-type Population = 'shared' | 'distinct';
+type Population = 'shared' | 'events' | 'distinct';
 
 interface Pod {
   ip: string;
@@ -52,13 +55,24 @@ function pods(count: number): Pod[] {
 
 function build(population: Population): IPSetManager {
   const manager = new IPSetManager();
-  const all = pods(population === 'shared' ? 100_000 : SETS * PER_SET);
+  const all = pods(population === 'distinct' ? SETS * PER_SET : 100_000);
   for (let s = 0; s < SETS; s++) {
     const meta: SetMetadata[] = [{ name: `app:svc-${s}`, type: 'keyValueLabelOfPod' }];
     for (let i = 0; i < PER_SET; i++) {
-      // shared: a stride walk so that each set takes a different slice of the pods.
-      const pod = all[population === 'shared' ? (s * 7919 + i * 100) % all.length : s * PER_SET + i]!;
-      manager.addToSets(meta, pod.ip, pod.key);
+      if (population === 'distinct') {
+        const pod = all[s * PER_SET + i]!;
+        manager.addToSets(meta, pod.ip, pod.key);
+        continue;
+      }
+      // A stride walk so that each set takes a different slice of the pods.
+      const n = (s * 7919 + i * 100) % all.length;
+      if (population === 'shared') {
+        const pod = all[n]!;
+        manager.addToSets(meta, pod.ip, pod.key);
+      } else {
+        // events: every call brings its own copies of the strings, as separate watch events do.
+        manager.addToSets(meta, ip(n), `ns-${n % 50}/pod-${n}`);
+      }
     }
   }
   return manager;
@@ -98,7 +112,7 @@ function kernelRestore(text: string): string {
 }
 
 let lastText = '';
-for (const population of ['shared', 'distinct'] as const) {
+for (const population of ['shared', 'events', 'distinct'] as const) {
   const before = heapUsed();
   let manager: IPSetManager | undefined = build(population);
   const after = heapUsed();
@@ -121,12 +135,24 @@ for (const population of ['shared', 'distinct'] as const) {
     bytes = text.length;
     lastText = text;
   }
+  // One pod change after everything reached the kernel: planning must not depend on the state's size.
+  const full = planApply(manager);
+  manager.commit({ converged: true, plan: full, attempts: [], linesTotal: 0, linesApplied: 0, skipped: [], failedSets: [], inUseSets: [], notes: [] });
+  const incremental: number[] = [];
+  for (let r = 0; r < 5; r++) {
+    const meta: SetMetadata[] = [{ name: 'app:svc-1', type: 'keyValueLabelOfPod' }, { name: 'app:svc-2', type: 'keyValueLabelOfPod' }];
+    manager.addToSets(meta, `11.0.0.${r}`, `ns-1/new-${r}`);
+    const t0 = performance.now();
+    const plan = planApply(manager);
+    incremental.push(performance.now() - t0);
+    manager.commit({ converged: true, plan, attempts: [], linesTotal: 0, linesApplied: 0, skipped: [], failedSets: [], inUseSets: [], notes: [] });
+  }
   const perMember = (after - before) / members;
   console.log(
     `${population.padEnd(8)} ${SETS} sets × ${PER_SET} members: ${lines} lines, ${(bytes / 1e6).toFixed(1)} MB text; ` +
       `plan median ${median(planMs).toFixed(0)} ms, render median ${median(renderMs).toFixed(0)} ms ` +
       `(runs: plan ${planMs.map((v) => v.toFixed(0)).join('/')}, render ${renderMs.map((v) => v.toFixed(0)).join('/')}); ` +
-      `manager heap ${(perMember).toFixed(1)} bytes/member`,
+      `manager heap ${perMember.toFixed(1)} bytes/member; one pod change on this state: plan median ${(median(incremental) * 1000).toFixed(0)} µs`,
   );
   manager = undefined;
 }

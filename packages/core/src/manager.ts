@@ -262,12 +262,13 @@ export class IPSetManager {
   private changes = 0;
   private failures = 0;
   /**
-   * Pod keys are interned: one string per distinct key, however many members carry
-   * it. Keys no member carries any more are dropped when the pool has doubled since
-   * it was last rebuilt (amortised O(1) per new key).
+   * Members and pod keys are interned: one string per distinct value, however many
+   * sets hold it and however many calls brought a copy. Strings no set holds any more
+   * are dropped when the pool has doubled since it was last rebuilt (amortised O(1)
+   * per new string).
    */
-  private podKeys = new Map<string, string>();
-  private podKeysRebuiltAt = 0;
+  private strings = new Map<string, string>();
+  private stringsRebuiltAt = 0;
 
   static {
     internalsOf = (manager) => manager.internals();
@@ -363,8 +364,8 @@ export class IPSetManager {
     this.emptySet = undefined;
     this.pending = undefined;
     this.failures = 0;
-    this.podKeys = new Map();
-    this.podKeysRebuiltAt = 0;
+    this.strings = new Map();
+    this.stringsRebuiltAt = 0;
   }
 
   // -------------------------------------------------------------------------
@@ -395,7 +396,7 @@ export class IPSetManager {
       }
       return memberFor(r, member, 'add', 'to');
     });
-    const pod = this.internPodKey(podKey);
+    const pod = this.intern(podKey);
     resolved.forEach((r, i) => this.addMemberTo(this.getOrCreate(r), canon[i]!, pod));
   }
 
@@ -897,7 +898,7 @@ export class IPSetManager {
   private addMemberTo(set: IPSet, member: string, podKey: string): void {
     const ips = set.ips!;
     const nomatch = hasNomatch(member);
-    const key = nomatch ? stripNomatch(member) : member;
+    const key = this.intern(nomatch ? stripNomatch(member) : member);
     if (!ips.has(key)) {
       ips.set(key, podKey);
       if (nomatch) (set.nomatch ??= new Set()).add(key);
@@ -961,22 +962,25 @@ export class IPSetManager {
     this.releaseIdleClaim(set.name, set.kernelName);
   }
 
-  private internPodKey(podKey: string): string {
-    const interned = this.podKeys.get(podKey);
+  private intern(value: string): string {
+    const interned = this.strings.get(value);
     if (interned !== undefined) return interned;
-    if (this.podKeys.size >= 2 * this.podKeysRebuiltAt + 1024) this.rebuildPodKeys();
-    this.podKeys.set(podKey, podKey);
-    return podKey;
+    if (this.strings.size >= 2 * this.stringsRebuiltAt + 1024) this.rebuildStrings();
+    this.strings.set(value, value);
+    return value;
   }
 
-  private rebuildPodKeys(): void {
+  private rebuildStrings(): void {
     const live = new Map<string, string>();
     for (const set of this.sets.values()) {
       if (set.ips === undefined) continue;
-      for (const pod of set.ips.values()) live.set(pod, pod);
+      for (const [key, pod] of set.ips) {
+        live.set(key, key);
+        live.set(pod, pod);
+      }
     }
-    this.podKeys = live;
-    this.podKeysRebuiltAt = live.size;
+    this.strings = live;
+    this.stringsRebuiltAt = live.size;
   }
 
   // Dirty-cache operations go to the cache and, for sets covered by the outstanding
