@@ -325,6 +325,26 @@ describe('IPSetManager: members', () => {
   });
 });
 
+describe('IPSetManager: interned strings', () => {
+  it('keeps members and pod keys right across pool rebuilds', () => {
+    const m = manager();
+    // Enough distinct strings to rebuild the pool several times, with churn in between.
+    for (let i = 0; i < 3000; i++) m.addToSets([NS, KEY_POD], `10.0.${i >> 8}.${i & 255}`, `ns/pod-${i}`);
+    for (let i = 0; i < 3000; i += 2) m.removeFromSets([NS], `10.0.${i >> 8}.${i & 255}`, `ns/pod-${i}`);
+    for (let i = 0; i < 3000; i++) m.addToSets([KV_POD], `10.1.${i >> 8}.${i & 255}`, `ns/pod-${i % 7}`);
+    const ns = m.getIPSet('ns-test-ns-set')!;
+    expect(ns.members).toHaveLength(1500);
+    expect(ns.podKeys.get('10.0.0.1')).toBe('ns/pod-1');
+    expect(ns.podKeys.has('10.0.0.2')).toBe(false);
+    expect(m.getIPSet('podlabel-test-keyPod-set')!.podKeys.get('10.0.11.183')).toBe('ns/pod-2999');
+    expect(m.getIPSet('podlabel-test-kvPod-set')!.podKeys.get('10.1.11.183')).toBe(`ns/pod-${2999 % 7}`);
+    // A stale remove still compares pod keys by value.
+    m.removeFromSets([KEY_POD], '10.0.0.1', 'ns/pod-2');
+    m.removeFromSets([KEY_POD], '10.0.0.3', `ns/pod-${'3'}`);
+    expect(m.getIPSet('podlabel-test-keyPod-set')!.members).toHaveLength(2999);
+  });
+});
+
 describe('IPSetManager: lists', () => {
   it('adds members to lists, creating members first, and removes them', () => {
     const m = manager();
