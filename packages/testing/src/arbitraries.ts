@@ -248,6 +248,11 @@ export interface DesiredStateOptions {
   labels?: readonly string[];
   /** Most sets (default 6). */
   maxSets?: number;
+  /**
+   * Up to this many generated extra members per hash set (default 0): with a few hundred,
+   * add runs cross ipset's 4096-byte batch boundary (167 host adds per batch).
+   */
+  bulk?: number;
 }
 
 /** The kernel names of `labels` under `owner` (sha256-base36, 30 characters for the default owner). */
@@ -280,6 +285,7 @@ export function desiredStateArb(options: DesiredStateOptions = {}): fc.Arbitrary
     net: upTo(NET_MEMBERS, 6),
     port: upTo(PORT_MEMBERS, 4),
     listPicks: fc.array(fc.nat(), { maxLength: 3 }),
+    bulk: options.bulk ? fc.nat({ max: options.bulk }) : fc.constant(0),
   });
   return fc
     .tuple(fc.uniqueArray(fc.nat({ max: pool.length - 1 }), { maxLength: options.maxSets ?? 6 }), fc.array(setArb, { minLength: pool.length, maxLength: pool.length }))
@@ -291,9 +297,9 @@ export function desiredStateArb(options: DesiredStateOptions = {}): fc.Arbitrary
         if (shape.spec === 'setlist') {
           members = hashNames.length === 0 ? [] : [...new Set(shape.listPicks.map((p) => hashNames[p % hashNames.length]!))];
         } else if (shape.spec === 'hash:ip,port') {
-          members = shape.port;
+          members = [...shape.port, ...Array.from({ length: shape.bulk }, (_, i) => `10.200.${(i >> 8) & 255}.${i & 255},tcp:${1000 + (i % 1000)}`)];
         } else {
-          members = uniqueByEntry(shape.net);
+          members = [...uniqueByEntry(shape.net), ...Array.from({ length: shape.bulk }, (_, i) => `10.${200 + (i >> 16)}.${(i >> 8) & 255}.${i & 255}`)];
         }
         return { name, label, spec: shape.spec, members };
       });

@@ -31,7 +31,7 @@ import {
   managerDesiredStateArb,
 } from '@ipsets/testing';
 import type { FaultyPort } from '@ipsets/testing';
-import { fcOptions } from './fc-options.js';
+import { excerpt, fcOptions } from './fc-options.js';
 
 const FILE = 'convergence';
 
@@ -52,7 +52,7 @@ function story(port: FaultyPort, report: ApplyReport): string {
     'faults armed:',
     ...port.armed.map((f) => `  call ${f.call}: ${f.kind}${f.line === undefined ? '' : ` line ${f.line}`}${f.text === undefined ? '' : ` ${JSON.stringify(f.text)}`}${f.message === undefined ? '' : ` -> ${f.side}: ${f.message}`}${f.signal ?? ''}`),
     'restores:',
-    ...port.restores.map((t, i) => `  #${i}: ${JSON.stringify(port.results[i])}\n${t.replace(/^/gm, '    ')}`),
+    ...port.restores.map((t, i) => `  #${i}: ${JSON.stringify(port.results[i])}\n${excerpt(t)}`),
     `report: converged=${report.converged} failed=${JSON.stringify(report.failedSets)} inUse=${JSON.stringify(report.inUseSets)} fatal=${JSON.stringify(report.fatal?.message)}`,
     `skipped: ${JSON.stringify(report.skipped.map((s) => `${s.text} (${s.reason}, ${s.kind}, ${s.outcome})`))}`,
     `notes: ${JSON.stringify(report.notes.map((n) => `${n.set}: ${n.kind}`))}`,

@@ -20,3 +20,12 @@ export function fcOptions<T>(file: string, defaultRuns: number, extra: Parameter
   }
   return { seed: FC_SEED, numRuns: Number(process.env.FC_NUM_RUNS) || defaultRuns, ...extra };
 }
+
+/** A restore text indented for a failure message, cut after `max` lines. */
+export function excerpt(text: string, max = 24): string {
+  const lines = text.split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  const shown = lines.slice(0, max).map((l) => `    ${l}`);
+  if (lines.length > max) shown.push(`    … ${lines.length - max} more line(s)`);
+  return shown.join('\n');
+}

@@ -15,13 +15,18 @@ import { canonicalMember, classifyIpsetError, kernelTypeOfSpec, reconcileIPSets 
 import type { ApplyReport, CommandResult, DesiredState, IpsetPort } from '@ipsets/core';
 import { buildKernel, canonicalSave, desiredStateArb, faultPlanArb, faultyPort, kernelNearArb, managerDesiredStateArb, restoreLineOp } from '@ipsets/testing';
 import type { FaultPlan, FaultyPort, InitialKernel } from '@ipsets/testing';
-import { fcOptions } from './fc-options.js';
+import { excerpt, fcOptions } from './fc-options.js';
 
 const FILE = 'lost-updates';
 
 /** Desired states with initial kernels close to them and userspace errors inside add batches. */
 const scenario: fc.Arbitrary<Scenario> = fc
-  .oneof(desiredStateArb(), managerDesiredStateArb({ maxCalls: 12 }).map((m) => m.desired))
+  .oneof(
+    desiredStateArb(),
+    // Runs of a few hundred adds: ipset sends the first 167 in a full 4096-byte batch.
+    desiredStateArb({ bulk: 400, maxSets: 3 }),
+    managerDesiredStateArb({ maxCalls: 12 }).map((m) => m.desired),
+  )
   .chain((desired) =>
     fc.record({
       desired: fc.constant(desired),
@@ -81,7 +86,7 @@ async function runScenario(
         'faults armed:',
         ...port.armed.map((f) => `  call ${f.call}: line ${f.line} ${JSON.stringify(f.text)} -> ${f.side}: ${f.message}`),
         'restores:',
-        ...port.restores.map((t, i) => `  #${i}: exit ${port.results[i]?.exitCode} ${JSON.stringify(port.results[i]?.stderr)}\n${t.replace(/^/gm, '    ')}`),
+        ...port.restores.map((t, i) => `  #${i}: exit ${port.results[i]?.exitCode} ${JSON.stringify(port.results[i]?.stderr)}\n${excerpt(t)}`),
         `skipped: ${JSON.stringify(report.skipped.map((s) => s.text))}`,
       ].join('\n'),
     );
@@ -136,6 +141,9 @@ describe('no lost updates under userspace errors inside add batches', () => {
     expect(failure, 'the seed-style session was expected to lose an update').toBeInstanceOf(Error);
     // fast-check keeps the property's own error as the cause.
     const cause = (failure as Error & { cause?: unknown }).cause;
-    expect(String(cause instanceof Error ? cause.message : failure)).toMatch(/lost updates: \d+ desired member\(s\) are missing/);
+    const message = String(cause instanceof Error ? cause.message : failure);
+    expect(message).toMatch(/lost updates: \d+ desired member\(s\) are missing/);
+    const counterexample = (failure as Error).message.split('\n').find((l) => l.startsWith('Counterexample')) ?? '';
+    console.log(`[${FILE}] expected counterexample of the seed-style session (shrunk):\n${counterexample.slice(0, 600)}${counterexample.length > 600 ? ' …' : ''}\n${message}`);
   });
 });
