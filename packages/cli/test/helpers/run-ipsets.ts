@@ -66,3 +66,12 @@ export async function tempDir(): Promise<{ dir: string; cleanup: () => Promise<v
   const dir = await mkdtemp(join(tmpdir(), 'ipsets-cli-'));
   return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
 }
+
+/** Awaits a run and checks its exit code, showing its output when it differs. */
+export async function expectExit(run: Promise<IpsetsRun>, code: number): Promise<IpsetsRun> {
+  const result = await run;
+  if (result.exitCode !== code) {
+    throw new Error(`expected exit ${code}, got ${result.exitCode}\n--- stdout\n${result.stdout}\n--- stderr\n${result.stderr}`);
+  }
+  return result;
+}

@@ -7,7 +7,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { kernelName, parseSave } from '@ipsets/core';
-import { ipsets, spawnIpsets, tempDir } from '../helpers/run-ipsets.js';
+import { expectExit, ipsets, spawnIpsets, tempDir } from '../helpers/run-ipsets.js';
 
 let dir: string;
 let cleanup: () => Promise<void>;
@@ -85,14 +85,14 @@ describe('ipsets agent', () => {
       expect(afterBad).toContain('ipsets_file_errors_total 1');
 
       // Drift (someone resets the kernel): repaired on the interval.
-      expect((await ipsets(['reset'], { cwd: dir })).exitCode).toBe(0);
+      await expectExit(ipsets(['reset'], { cwd: dir }), 0);
       await err.waitFor(/apply \(interval\): converged, [1-9]/);
       expect(await members(SHOP)).toEqual(['10.0.0.1', '10.0.0.2']);
     } finally {
       agent.kill('SIGTERM');
     }
     const result = await agent;
-    expect(result.exitCode).toBe(0);
+    expect(result.exitCode, err.text).toBe(0);
     expect(err.text).toContain('stopping (SIGTERM)');
     expect(err.text).toContain('stopped');
   });
@@ -100,7 +100,7 @@ describe('ipsets agent', () => {
   it('--once applies and exits with the apply\'s code', async () => {
     await writeFile(join(dir, 'd.yaml'), 'sets:\n  - { type: namespace, name: shop, members: [10.0.0.1] }\n');
     const run = await ipsets(['agent', 'd.yaml', '--once'], { cwd: dir });
-    expect(run.exitCode).toBe(0);
+    expect(run.exitCode, run.stdout + run.stderr).toBe(0);
     expect(run.stderr).toContain('apply (once): converged');
     expect(await members(SHOP)).toEqual(['10.0.0.1']);
   });

@@ -17,7 +17,7 @@ beforeAll(async () => {
   ({ dir, cleanup } = await tempDir());
   await writeFile(join(dir, 'good.yaml'), GOOD);
   const applied = await ipsets(['apply', 'good.yaml'], { cwd: dir });
-  expect(applied.exitCode).toBe(0);
+  expect(applied.exitCode, applied.stdout + applied.stderr).toBe(0);
   stateBefore = await readFile(join(dir, '.ipsets-state.json'), 'utf8');
 });
 afterAll(async () => {
@@ -97,16 +97,16 @@ describe('bad files exit 2 and change nothing', () => {
   it('the agent refuses a bad file at start (exit 2) and a non-loopback metrics address', async () => {
     await writeFile(join(dir, 'bad.yaml'), CASES[1]!.file);
     const bad = await ipsets(['agent', 'bad.yaml'], { cwd: dir });
-    expect(bad.exitCode).toBe(2);
+    expect(bad.exitCode, bad.stdout + bad.stderr).toBe(2);
     const exposed = await ipsets(['agent', 'good.yaml', '--metrics', '0.0.0.0:9464'], { cwd: dir });
-    expect(exposed.exitCode).toBe(2);
+    expect(exposed.exitCode, exposed.stdout + exposed.stderr).toBe(2);
     expect(exposed.stderr).toContain('"0.0.0.0:9464" is not loopback');
     expect(await readFile(join(dir, '.ipsets-state.json'), 'utf8')).toBe(stateBefore);
   });
 
   it('a missing file exits 2', async () => {
     const run = await ipsets(['apply', 'nope.yaml'], { cwd: dir });
-    expect(run.exitCode).toBe(2);
+    expect(run.exitCode, run.stdout + run.stderr).toBe(2);
     expect(run.stderr).toContain('cannot read desired-state file');
   });
 });

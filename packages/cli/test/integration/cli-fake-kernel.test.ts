@@ -5,7 +5,7 @@ import { readFile, writeFile, copyFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { kernelName, parseSave } from '@ipsets/core';
-import { EXAMPLES, ipsets, tempDir } from '../helpers/run-ipsets.js';
+import { EXAMPLES, expectExit, ipsets, tempDir } from '../helpers/run-ipsets.js';
 
 let dir: string;
 let cleanup: () => Promise<void>;
@@ -29,7 +29,7 @@ describe('ipsets --help and --version', () => {
 
   it.each(['plan', 'diff', 'apply', 'save', 'reset', 'agent', 'demo'])('has --help for %s', async (command) => {
     const run = await ipsets([command, '--help'], { cwd: dir });
-    expect(run.exitCode).toBe(0);
+    expect(run.exitCode, run.stdout + run.stderr).toBe(0);
     expect(run.stdout).toContain(`Usage: ipsets ${command}`);
   });
 
@@ -39,9 +39,9 @@ describe('ipsets --help and --version', () => {
   });
 
   it('exits 2 for an unknown command or option', async () => {
-    expect((await ipsets(['frobnicate'], { cwd: dir })).exitCode).toBe(2);
+    await expectExit(ipsets(['frobnicate'], { cwd: dir }), 2);
     const run = await ipsets(['apply', 'small.yaml', '--kernel', 'bsd'], { cwd: dir });
-    expect(run.exitCode).toBe(2);
+    expect(run.exitCode, run.stdout + run.stderr).toBe(2);
     expect(run.stderr).toContain('bsd');
   });
 });
@@ -49,7 +49,7 @@ describe('ipsets --help and --version', () => {
 describe('ipsets plan', () => {
   it('prints the restore text for an empty kernel on stdout and counts on stderr', async () => {
     const run = await ipsets(['plan', 'small.yaml'], { cwd: dir });
-    expect(run.exitCode).toBe(0);
+    expect(run.exitCode, run.stdout + run.stderr).toBe(0);
     const lines = run.stdout.trimEnd().split('\n');
     expect(lines).toContain(`-N ${SHOP} --exist nethash`);
     expect(lines).toContain(`-A ${SHOP} 10.244.1.10`);
@@ -61,7 +61,7 @@ describe('ipsets plan', () => {
 
   it('--json prints lines with sections and error handlers', async () => {
     const run = await ipsets(['plan', 'small.yaml', '--json'], { cwd: dir });
-    expect(run.exitCode).toBe(0);
+    expect(run.exitCode, run.stdout + run.stderr).toBe(0);
     const json = JSON.parse(run.stdout) as { lines: { op: string; section: string; onError: unknown[]; text: string }[]; counts: Record<string, number> };
     expect(json.counts.create).toBe(11);
     expect(json.lines[0]).toMatchObject({ op: 'create', section: expect.any(String), onError: expect.any(Array) });
@@ -77,7 +77,7 @@ describe('ipsets plan', () => {
     ].join('\n');
     await writeFile(join(dir, 'node.save'), save);
     const run = await ipsets(['plan', 'small.yaml', '--save', 'node.save'], { cwd: dir });
-    expect(run.exitCode).toBe(0);
+    expect(run.exitCode, run.stdout + run.stderr).toBe(0);
     expect(run.stdout).toContain(`-D ${SHOP} 10.9.9.9\n`);
     expect(run.stdout).toContain(`-A ${SHOP} 10.244.1.11\n`);
     expect(run.stdout).not.toContain(`-A ${SHOP} 10.244.1.10\n`);
@@ -90,13 +90,13 @@ describe('ipsets plan', () => {
 describe('ipsets apply, diff, save, reset on the fake kernel', () => {
   it('applies, reports converged, and a second diff shows nothing', async () => {
     const before = await ipsets(['diff', 'small.yaml'], { cwd: dir });
-    expect(before.exitCode).toBe(0);
+    expect(before.exitCode, before.stdout + before.stderr).toBe(0);
     expect(before.stdout).toContain(`+ ns-shop (${SHOP})  new set, +3 -0`);
     expect(before.stdout).toContain('    + 10.244.1.10');
     expect(before.stdout).not.toContain('\u001b[');
 
     const apply = await ipsets(['apply', 'small.yaml'], { cwd: dir });
-    expect(apply.exitCode).toBe(0);
+    expect(apply.exitCode, apply.stdout + apply.stderr).toBe(0);
     expect(apply.stdout).toContain('converged');
     expect(apply.stdout).toMatch(/applied (\d+) of \1 lines in 1 attempt/);
 
@@ -118,11 +118,11 @@ describe('ipsets apply, diff, save, reset on the fake kernel', () => {
       .replace(/  - type: cidrBlocks\n[\s\S]*$/, '');
     await writeFile(join(dir, 'smaller.yaml'), smaller);
     const diff = await ipsets(['diff', 'smaller.yaml', '--exit-code'], { cwd: dir });
-    expect(diff.exitCode).toBe(1);
+    expect(diff.exitCode, diff.stdout + diff.stderr).toBe(1);
     expect(diff.stdout).toContain(`~ ns-shop (${SHOP})  +1 -2`);
     expect(diff.stdout).toContain(`- ${EGRESS}  destroy, +0 -2`);
     const apply = await ipsets(['apply', 'smaller.yaml'], { cwd: dir });
-    expect(apply.exitCode).toBe(0);
+    expect(apply.exitCode, apply.stdout + apply.stderr).toBe(0);
     const save = await ipsets(['save'], { cwd: dir });
     const snapshot = parseSave(save.stdout);
     expect(snapshot.sets.find((s) => s.name === SHOP)?.members.sort()).toEqual(['10.244.1.10', '10.244.1.99']);
@@ -140,16 +140,16 @@ describe('ipsets apply, diff, save, reset on the fake kernel', () => {
     await ipsets(['apply', 'small.yaml'], { cwd: dir });
     // A second owner's sets in the same kernel: an apply of another file with owner "other-".
     await writeFile(join(dir, 'other.yaml'), 'owner: other-\nsets:\n  - { type: namespace, name: x, members: [192.0.2.1] }\n');
-    expect((await ipsets(['apply', 'other.yaml'], { cwd: dir })).exitCode).toBe(0);
+    await expectExit(ipsets(['apply', 'other.yaml'], { cwd: dir }), 0);
 
     const save = await ipsets(['save'], { cwd: dir });
-    expect(save.exitCode).toBe(0);
+    expect(save.exitCode, save.stdout + save.stderr).toBe(0);
     const lines = save.stdout.trimEnd().split('\n');
     expect(lines.every((l) => /^(create|add) azure-npm-/.test(l))).toBe(true);
     expect(lines.filter((l) => l.startsWith('create '))).toHaveLength(11);
 
     const reset = await ipsets(['reset'], { cwd: dir });
-    expect(reset.exitCode).toBe(0);
+    expect(reset.exitCode, reset.stdout + reset.stderr).toBe(0);
     expect(reset.stdout).toContain('11 found, 11 destroyed');
     expect(reset.stdout).toContain('reset complete');
     expect((await ipsets(['save'], { cwd: dir })).stdout).toBe('');
@@ -159,7 +159,7 @@ describe('ipsets apply, diff, save, reset on the fake kernel', () => {
 
   it('--state moves the state file', async () => {
     const apply = await ipsets(['apply', 'small.yaml', '--state', 'sub/kernel.json'], { cwd: dir });
-    expect(apply.exitCode).toBe(0);
+    expect(apply.exitCode, apply.stdout + apply.stderr).toBe(0);
     expect(apply.stdout).toContain(join(dir, 'sub/kernel.json'));
     expect((await ipsets(['save'], { cwd: dir })).stdout).toBe('');
     expect((await ipsets(['save', '--state', 'sub/kernel.json'], { cwd: dir })).stdout).toContain(`create ${SHOP} hash:net`);
@@ -175,16 +175,16 @@ describe('ipsets apply, diff, save, reset on the fake kernel', () => {
 
   it('refuses linux-only options with the fake kernel (exit 2)', async () => {
     const run = await ipsets(['apply', 'small.yaml', '--netns', 'x'], { cwd: dir });
-    expect(run.exitCode).toBe(2);
+    expect(run.exitCode, run.stdout + run.stderr).toBe(2);
     expect(run.stderr).toContain('--netns and --ipset need --kernel linux');
   });
 
   it('handles the node-sized example', async () => {
     const node = join(EXAMPLES, 'node.json');
     const apply = await ipsets(['apply', node], { cwd: dir });
-    expect(apply.exitCode).toBe(0);
+    expect(apply.exitCode, apply.stdout + apply.stderr).toBe(0);
     expect(apply.stdout).toContain('converged');
     const diff = await ipsets(['diff', node, '--exit-code'], { cwd: dir });
-    expect(diff.exitCode).toBe(0);
+    expect(diff.exitCode, diff.stdout + diff.stderr).toBe(0);
   });
 });
