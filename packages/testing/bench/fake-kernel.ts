@@ -40,6 +40,8 @@ const lines = SETS * (MEMBERS + 1);
 console.log(`restore file: ${lines.toLocaleString('en-US')} lines, ${(text.length / 1e6).toFixed(1)} MB`);
 
 const fakeTimes: number[] = [];
+const saveTimes: number[] = [];
+let saveBytes = 0;
 for (let i = 0; i < RUNS; i++) {
   gc();
   const k = new FakeKernel();
@@ -48,12 +50,16 @@ for (let i = 0; i < RUNS; i++) {
   const ms = performance.now() - t0;
   if (r.exitCode !== 0) throw new Error(`fake restore failed: ${r.stderr}`);
   fakeTimes.push(ms);
+  const t1 = performance.now();
+  saveBytes = k.save().stdout.length;
+  saveTimes.push(performance.now() - t1);
 }
 const fakeMs = median(fakeTimes);
 console.log(
-  `fake kernel: median ${fakeMs.toFixed(0)} ms (${fakeTimes.map((t) => t.toFixed(0)).join('/')}), ` +
+  `fake kernel restore: median ${fakeMs.toFixed(0)} ms (${fakeTimes.map((t) => t.toFixed(0)).join('/')}), ` +
     `${Math.round(lines / (fakeMs / 1000)).toLocaleString('en-US')} lines/s`,
 );
+console.log(`fake kernel save: median ${median(saveTimes).toFixed(0)} ms (${(saveBytes / 1e6).toFixed(1)} MB)`);
 
 function realAvailable(): string | undefined {
   if (process.getuid?.() !== 0) return 'not root';

@@ -46,7 +46,9 @@ export function protocolHasPorts(proto: number): boolean {
   return proto === 6 || proto === 17 || proto === 132 || proto === 136;
 }
 
+/** Protocol number of ICMP. */
 export const IPPROTO_ICMP = 1;
+/** Protocol number of ICMPv6 (`ipv6-icmp`). */
 export const IPPROTO_ICMPV6 = 58;
 
 type IcmpName = readonly [name: string, type: number, code: number];

@@ -9,7 +9,7 @@ import { parseCreate } from './create.js';
 import { type AdtCmd, batchHeaderSize, checkSetName, type Elem, ParseFailure, parseAdt, type SetView } from './elements.js';
 import { MSG, PREFIX, TRY_HELP } from './messages.js';
 import { dumpText } from './output.js';
-import { KernelState } from './state.js';
+import type { KernelState } from './state.js';
 import { chunkEnd, isSpace, MISSING_QUOTE, TOO_LONG, tokenize } from './tokenizer.js';
 
 /** Commands of the ipset command table (§1.4), in matching order. */
@@ -535,4 +535,3 @@ function isCommit(text: string, p: number, end: number): boolean {
   return false;
 }
 
-export { KernelState };

@@ -50,7 +50,7 @@ export interface EntryData {
   skbqueue?: number;
 }
 
-/** Plain entries are stored as flags (bit 0 = nomatch) to keep a million members cheap. */
+/** A stored entry: plain entries are flags (bit 0 = nomatch) to keep a million members cheap. */
 export type EntryValue = number | EntryData;
 
 /** What the kernel needs from its set table while applying list:set elements. */
@@ -314,7 +314,7 @@ export class HashContent {
       pTo = e.portTo;
       if (pFrom > pTo) [pFrom, pTo] = [pTo, pFrom];
     }
-    const proto = protoText(e.proto, false);
+    const proto = protoText(e.proto);
     for (let x = ip; x <= to; x++) {
       const ipText = formatIPv4(x);
       for (let p = pFrom; p <= pTo; p++) {
@@ -351,7 +351,7 @@ export class HashContent {
       if (pFrom > pTo) [pFrom, pTo] = [pTo, pFrom];
     }
     const ipText = formatIPv6(ip6);
-    const proto = protoText(e.proto, true);
+    const proto = protoText(e.proto);
     for (let p = pFrom; p <= pTo; p++) {
       const err = this.op(`${ipText},${proto}:${portText(e.proto, p, true)}`, 128, e, add, exist);
       if (err !== null) return err;
@@ -388,14 +388,14 @@ export class HashContent {
       if (this.opts.netmask >= 0) maskV6(ip6, this.opts.netmask);
       const t = formatIPv6(ip6);
       if (this.type === 'hash:ip') return this.entries.has(t);
-      return this.entries.has(`${t},${protoText(e.proto, true)}:${portText(e.proto, e.port, true)}`);
+      return this.entries.has(`${t},${protoText(e.proto)}:${portText(e.proto, e.port, true)}`);
     }
     if (this.type === 'hash:ip') {
       const nm = this.opts.netmask >= 0 ? maskV4(this.opts.netmask) : 0xffffffff;
       return this.entries.has((e.ip & nm) | 0);
     }
     const port = protocolHasPorts(e.proto) || e.proto === IPPROTO_ICMP ? e.port : 0;
-    return this.entries.has(`${formatIPv4(e.ip)},${protoText(e.proto, false)}:${portText(e.proto, port, false)}`);
+    return this.entries.has(`${formatIPv4(e.ip)},${protoText(e.proto)}:${portText(e.proto, port, false)}`);
   }
 
   flush(): void {
@@ -445,7 +445,7 @@ function rangeToCidr(from: number, to: number): number {
 }
 
 /** Protocol as ipset prints it (`tcp`, `ipv6-icmp`, or the number). */
-export function protoText(proto: number, _v6: boolean): string {
+export function protoText(proto: number): string {
   return protocolName(proto) ?? String(proto);
 }
 

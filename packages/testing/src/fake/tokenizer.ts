@@ -30,8 +30,9 @@ export function isSpace(c: number): boolean {
   return c === 32 || (c >= 9 && c <= 13);
 }
 
-/** build_argv() result codes. */
+/** build_argv() result: more than 30 words (`Line is too long to parse.`). */
 export const TOO_LONG = -1;
+/** build_argv() result: the chunk ended inside a quote (`Missing close quote!`). */
 export const MISSING_QUOTE = -2;
 
 function isSep(c: number): boolean {
