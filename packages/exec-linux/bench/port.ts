@@ -10,6 +10,7 @@
  *
  * - port: `applyIPSets(manager, createLinuxPort({ netns }))` on a manager holding the
  *   plan's sets — plan, render, stream to `ip netns exec NS ipset -exist restore`, commit.
+ * - restore: `port.restore(text)` alone (the port's own overhead: execa, stdin streaming).
  * - bare: `ip netns exec NS ipset -exist restore` with the same text on stdin from a file.
  */
 import { spawn } from 'node:child_process';
@@ -91,6 +92,7 @@ try {
   };
   const port = createLinuxPort({ netns: ns.name });
   const portMs: number[] = [];
+  const restoreMs: number[] = [];
   const bareMs: number[] = [];
   for (let run = 1; run <= RUNS; run += 1) {
     await clean();
@@ -104,13 +106,25 @@ try {
 
     await clean();
     gc();
+    const restoreStarted = performance.now();
+    const restored = await port.restore(text);
+    restoreMs.push(performance.now() - restoreStarted);
+    if (restored.exitCode !== 0) throw new Error(`port.restore failed: ${restored.stderr}`);
+
+    await clean();
+    gc();
     bareMs.push(await bareRestore(ns.name, file));
-    console.log(`run ${run}: port apply ${ms.toFixed(0)} ms, bare restore ${bareMs.at(-1)!.toFixed(0)} ms`);
+    console.log(
+      `run ${run}: port apply ${ms.toFixed(0)} ms, port.restore ${restoreMs.at(-1)!.toFixed(0)} ms, bare restore ${bareMs.at(-1)!.toFixed(0)} ms`,
+    );
   }
   const p = median(portMs);
+  const r = median(restoreMs);
   const b = median(bareMs);
   const ratio = p / b;
-  console.log(`median: port apply ${p.toFixed(0)} ms (${((lineCount / p) * 1000).toFixed(0)} lines/s), bare restore ${b.toFixed(0)} ms`);
+  console.log(
+    `median: port apply ${p.toFixed(0)} ms (${((lineCount / p) * 1000).toFixed(0)} lines/s), port.restore ${r.toFixed(0)} ms (${(r / b).toFixed(3)}× bare), bare restore ${b.toFixed(0)} ms`,
+  );
   console.log(`ratio port/bare = ${ratio.toFixed(3)} (${ratio <= 1.15 ? 'within' : 'OVER'} the 1.15 bar of DESIGN §6)`);
 } finally {
   await rm(dir, { recursive: true, force: true });

@@ -1,0 +1,288 @@
+/**
+ * Random `ipset restore` scripts for the fake-versus-real differential test: valid and
+ * invalid lines over hash:ip, hash:net, hash:ip,port and list:set, errors caught in
+ * userspace and in the kernel, `-exist` (per line and per run), seed syntax
+ * (`-N … --exist nethash`), and long add runs that cross the 4096-byte batch boundary.
+ *
+ * Scripts avoid what the real kernel does at random (hash-size growth on big range
+ * adds, `maxelem` during resizes), so any difference is a fidelity bug.
+ */
+import fc from 'fast-check';
+
+/** One generated script. */
+export interface RestoreScript {
+  /** The restore text (each line ends in `\n`). */
+  text: string;
+  /** Run as `ipset -exist restore` (else `ipset restore`). */
+  exist: boolean;
+}
+
+type SetType = 'hash:ip' | 'hash:net' | 'hash:ip,port' | 'list:set' | 'hash:ip6' | 'hash:ip-ext';
+
+/** The set names scripts use, with the type each is created with (`x…` are never created). */
+const POOL: readonly { name: string; type: SetType }[] = [
+  { name: 'a', type: 'hash:ip' },
+  { name: 'n', type: 'hash:net' },
+  { name: 'p', type: 'hash:ip,port' },
+  { name: 'l', type: 'list:set' },
+  { name: 'm', type: 'hash:ip' },
+  { name: 'azure-npm-1a2b3c4d5e6f7g8h9i0j', type: 'hash:net' },
+  { name: 'six', type: 'hash:ip6' },
+  { name: 'l2', type: 'list:set' },
+  { name: 'c', type: 'hash:ip-ext' },
+];
+
+/** The create line of a pool set. */
+function createOf(set: { name: string; type: SetType }): string {
+  if (set.type === 'hash:ip6') return `create ${set.name} hash:ip family inet6`;
+  if (set.type === 'hash:ip-ext') return `create ${set.name} hash:ip counters comment timeout 0`;
+  return `create ${set.name} ${set.type}`;
+}
+const MISSING = ['x', 'nosuch'];
+const ALL_NAMES = [...POOL.map((s) => s.name), ...MISSING];
+
+const poolName = fc.constantFrom(...POOL.map((s) => s.name));
+
+/** A set name: usually one of the pool, rarely (never when `clean`) one that is never created. */
+function setName(clean: boolean): fc.Arbitrary<string> {
+  return clean ? poolName : fc.oneof({ weight: 12, arbitrary: poolName }, { weight: 1, arbitrary: fc.constantFrom(...MISSING) });
+}
+
+/** `valid`, plus `invalid` unless the script is clean. */
+function mix(clean: boolean, valid: fc.Arbitrary<string>, invalid: fc.Arbitrary<string>, invalidWeight = 1): fc.Arbitrary<string> {
+  return clean ? valid : fc.oneof({ weight: 6, arbitrary: valid }, { weight: invalidWeight, arbitrary: invalid });
+}
+
+const octet = fc.integer({ min: 0, max: 7 });
+const smallIp = fc.tuple(octet, octet).map(([c, d]) => `10.0.${c}.${d + 1}`);
+
+const badIp = fc.constantFrom('1.1.1.300', '999.1.1.1', '10.0.0.0/', '1.2.3.4.5', '10.0.0.08', '2001:db8::1');
+
+function element(type: SetType, clean: boolean): fc.Arbitrary<string> {
+  switch (type) {
+    case 'hash:ip':
+      return mix(
+        clean,
+        fc.oneof(
+          { weight: 8, arbitrary: smallIp },
+          { weight: 1, arbitrary: fc.constantFrom('10.0.9.0/30', '10.0.9.4-10.0.9.6', '167772164', '10.3') },
+        ),
+        fc.oneof(badIp, fc.constantFrom('0.0.0.0', '10.0.0.1 nomatch', '10.0.0.1/0', '10.0.0.1,80')),
+        2,
+      );
+    case 'hash:ip-ext':
+      return mix(
+        clean,
+        fc.oneof(
+          { weight: 3, arbitrary: smallIp },
+          { weight: 1, arbitrary: smallIp.map((ip) => `${ip} comment "hello world"`) },
+          { weight: 1, arbitrary: smallIp.map((ip) => `${ip} packets 5 bytes 300`) },
+          { weight: 1, arbitrary: smallIp.map((ip) => `${ip} timeout 0 comment x`) },
+        ),
+        fc.constantFrom('10.0.0.1 comment "oops', '10.0.0.1 comment', '10.0.0.1 skbmark 0x1', '10.0.0.1 timeout abc'),
+      );
+    case 'hash:ip6':
+      return mix(
+        clean,
+        fc.oneof(
+          { weight: 6, arbitrary: fc.tuple(octet, octet).map(([c, d]) => `2001:db8::${c}:${d + 1}`) },
+          { weight: 1, arbitrary: fc.constantFrom('2001:DB8::A', '::1') },
+        ),
+        fc.constantFrom('10.0.0.1', '2001:db8::/126', '::'),
+      );
+    case 'hash:net':
+      return mix(
+        clean,
+        fc.oneof(
+          { weight: 4, arbitrary: fc.tuple(octet, fc.constantFrom(8, 16, 24, 32)).map(([c, len]) => `10.${c}.${c}.0/${len}`) },
+          { weight: 3, arbitrary: smallIp },
+          { weight: 2, arbitrary: fc.tuple(octet, fc.constantFrom(16, 24)).map(([c, len]) => `192.168.${c}.0/${len} nomatch`) },
+          { weight: 1, arbitrary: fc.constantFrom('10.1.2.3/8', '10.0.0.1-10.0.0.6') },
+        ),
+        fc.oneof(fc.constantFrom('10.0.0.0/0', '10.0.0.0/33', '10.0.0.0/abc'), badIp),
+        2,
+      );
+    case 'hash:ip,port':
+      return mix(
+        clean,
+        fc.oneof(
+          {
+            weight: 6,
+            arbitrary: fc
+              .tuple(smallIp, fc.constantFrom('tcp:', 'udp:', 'sctp:', '', 'TCP:'), fc.constantFrom(80, 443, 53, 8080))
+              .map(([ip, proto, port]) => `${ip},${proto}${port}`),
+          },
+          { weight: 1, arbitrary: fc.constantFrom('10.0.0.1,http', '10.0.0.1,udp:domain', '10.0.0.1,80-82', '10.0.0.1,icmp:ping') },
+        ),
+        fc.constantFrom(
+          '10.0.0.1,tcp:70000',
+          '10.0.0.1,nosuchservice',
+          '10.0.0.1',
+          '10.0.0.1,',
+          '10.0.0.1,80,90',
+          '10.0.0.1,foo:80',
+          '10.0.0.1,gre:5',
+          '10.0.0.1,0:0',
+        ),
+        2,
+      );
+    case 'list:set':
+      return clean ? fc.constantFrom(...POOL.filter((s) => s.type !== 'list:set').map((s) => s.name)) : setName(false);
+  }
+}
+
+function typeOf(name: string): SetType {
+  return POOL.find((s) => s.name === name)?.type ?? 'hash:ip';
+}
+
+function createLine(clean: boolean): fc.Arbitrary<string> {
+  const styles = clean ? (['seed', 'seed', 'maxelem', 'alias'] as const) : (['plain', 'plain', 'seed', 'maxelem', 'alias', 'badtype', 'other-type'] as const);
+  return fc
+    .tuple(fc.constantFrom(...POOL, { name: 'x', type: 'hash:ip' as SetType }), fc.constantFrom(...styles))
+    .map(([set, style]) => {
+      const kernelType = createOf(set).split(' ').slice(2).join(' ');
+      switch (style) {
+        case 'seed':
+          return set.type === 'list:set'
+            ? `-N ${set.name} --exist setlist`
+            : set.type === 'hash:ip,port'
+              ? `-N ${set.name} --exist hash:ip,port`
+              : `-N ${set.name} --exist nethash`;
+        case 'maxelem':
+          return set.type === 'list:set' ? `create ${set.name} list:set size 4` : `create ${set.name} ${kernelType} maxelem 4`;
+        case 'alias':
+          return `create ${set.name} ${set.type === 'list:set' ? 'setlist' : set.type === 'hash:net' ? 'nethash' : set.type === 'hash:ip,port' ? 'ipporthash' : 'iphash'}`;
+        case 'badtype':
+          return `create ${set.name} hash:foo`;
+        case 'other-type':
+          return `create ${set.name} ${set.type === 'hash:net' ? 'hash:ip' : 'hash:net'}`;
+        default:
+          return `create ${set.name} ${kernelType}`;
+      }
+    });
+}
+
+function adtLine(clean: boolean): fc.Arbitrary<string> {
+  return fc
+    .tuple(fc.constantFrom('add', 'add', 'add', 'del', '-A', '-D'), setName(clean))
+    .chain(([cmd, name]) => element(typeOf(name), clean).map((el) => `${cmd} ${name} ${el}`));
+}
+
+/** A run of add (or del) lines to one set, long enough to fill one or more 4096-byte batches. */
+function run(clean: boolean): fc.Arbitrary<string[]> {
+  return fc
+    .tuple(
+      fc.constantFrom('a', 'n', 'p', 'azure-npm-1a2b3c4d5e6f7g8h9i0j'),
+      fc.integer({ min: 90, max: 420 }),
+      clean ? fc.constantFrom('none', 'none', 'dup', 'del') : fc.constantFrom('none', 'none', 'dup', 'bad-end', 'missing-set-end', 'del'),
+      fc.nat(),
+    )
+    .map(([name, count, twist, seed]) => {
+      const type = typeOf(name);
+      const el = (i: number): string => {
+        const ip = `10.${1 + (i >> 16)}.${(i >> 8) & 255}.${i & 255}`;
+        if (type === 'hash:ip,port') return `${ip},tcp:${80 + (i % 3)}`;
+        if (type === 'hash:net' && i % 5 === 0) return `${ip.replace(/\.\d+$/, '.0')}/24`;
+        return ip;
+      };
+      const lines = Array.from({ length: count }, (_, i) => `add ${name} ${el(i)}`);
+      switch (twist) {
+        case 'dup':
+          lines.splice(10 + (seed % (count - 10)), 0, `add ${name} ${el(seed % 10)}`);
+          break;
+        case 'bad-end':
+          lines.push(`add ${name} 10.0.0.300`);
+          break;
+        case 'missing-set-end':
+          lines.push(`add nosuch ${el(0)}`);
+          break;
+        case 'del':
+          return lines.map((l) => l.replace(/^add /, 'del '));
+      }
+      return lines;
+    });
+}
+
+function otherLine(clean: boolean): fc.Arbitrary<string> {
+  if (clean) {
+    return fc.oneof(
+      { weight: 3, arbitrary: setName(true).map((n) => `flush ${n}`) },
+      { weight: 1, arbitrary: setName(true).map((n) => `-F ${n}`) },
+      { weight: 2, arbitrary: fc.constantFrom('# a comment', '', '   ', 'COMMIT') },
+    );
+  }
+  return fc.oneof(
+    { weight: 3, arbitrary: setName(false).map((n) => `flush ${n}`) },
+    { weight: 3, arbitrary: setName(false).map((n) => `destroy ${n}`) },
+    { weight: 1, arbitrary: setName(false).map((n) => `-F ${n}`) },
+    { weight: 1, arbitrary: setName(false).map((n) => `-X ${n}`) },
+    { weight: 2, arbitrary: fc.constantFrom('# a comment', '', '   ', 'COMMIT') },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom('bogus', 'add', 'add a', 'create a', 'COMMIT ', 'commit', 'restore', '-exist', 'add a 10.0.0.1 # c'),
+    },
+    { weight: 1, arbitrary: fc.constantFrom('test a 10.0.0.1', 'test n 10.0.0.0/8', 'test p 10.0.0.1,tcp:80', 'quit') },
+  );
+}
+
+/** Rarer commands and forms: rename, swap, list positions, long and CRLF lines, all-set flush/destroy, icmp families. */
+function exoticLine(): fc.Arbitrary<string> {
+  return fc.oneof(
+    fc.tuple(setName(false), fc.constantFrom('a2', 'n', 'm', 'l', 'a')).map(([a, b]) => `rename ${a} ${b}`),
+    fc.tuple(setName(false), setName(false)).map(([a, b]) => `swap ${a} ${b}`),
+    fc
+      .tuple(fc.constantFrom('add', 'del'), fc.constantFrom('l', 'l2'), setName(false), fc.constantFrom('before', 'after'), setName(false))
+      .map(([cmd, list, member, where, ref]) => `${cmd} ${list} ${member} ${where} ${ref}`),
+    fc.constantFrom(
+      `# ${'x'.repeat(1100)}`,
+      `add a 10.0.0.5 ${' '.repeat(1030)}`,
+      'add a 10.0.0.6\r',
+      'flush',
+      'destroy',
+      '--add a 10.0.0.7',
+      'ad a 10.0.0.8',
+      'a a 10.0.0.9',
+      'cr z hash:ip',
+      // An icmp type of the other family: preceded by a flush (nothing pending: a userspace
+      // error) or by an add to the same set (pending add batch: ipset segfaults). After a
+      // pending *del* batch the fake differs (pinned in differential-defects.test.ts).
+      'flush m\\nadd p 10.0.0.1,icmpv6:ping',
+      'add p 10.0.0.9,80\\nadd p 10.0.0.1,icmpv6:ping',
+      'add p 10.0.0.2,icmp:echo-request',
+      'add n 10.2.0.0/16 nomatch -exist',
+      'add n 10.2.0.0/16 -exist',
+      'add a 1.1.1.1 -q',
+      'create r hash:ip maxelem 2',
+      'add r 10.0.0.1\nadd r 10.0.0.2\nadd r 10.0.0.3',
+    ),
+  ).map((line) => line.replace(/\\r/g, '\r').replace(/\\n/g, '\n'));
+}
+
+/**
+ * Arbitrary restore scripts (see the module comment). A third of them are "clean":
+ * no invalid lines, so they usually run to the end and compare a full final state.
+ */
+export function restoreScript(): fc.Arbitrary<RestoreScript> {
+  return fc.oneof({ weight: 1, arbitrary: scriptOf(true) }, { weight: 2, arbitrary: scriptOf(false) });
+}
+
+function scriptOf(clean: boolean): fc.Arbitrary<RestoreScript> {
+  const item = fc.oneof(
+    { weight: 2, arbitrary: createLine(clean).map((l) => [l]) },
+    { weight: 12, arbitrary: adtLine(clean).map((l) => [l]) },
+    { weight: 1, arbitrary: run(clean) },
+    { weight: 2, arbitrary: otherLine(clean).map((l) => [l]) },
+    { weight: clean ? 0 : 1, arbitrary: exoticLine().map((l) => [l]) },
+  );
+  const withExist = fc.tuple(item, fc.integer({ min: 0, max: 9 })).map(([lines, r]) => (r === 0 ? lines.map((l, i) => (i === 0 && l.trim() !== '' && !l.startsWith('#') ? `${l} -exist` : l)) : lines));
+  // Scripts start by creating most of the pool, so element lines usually reach the kernel.
+  const prologue = fc
+    .array(fc.integer({ min: clean ? 1 : 0, max: 9 }), { minLength: POOL.length, maxLength: POOL.length })
+    .map((dice) =>
+      POOL.filter((_, i) => dice[i]! > 0).map(createOf),
+    );
+  // Clean scripts run with -exist (duplicate adds and deletes of absent members are then fine).
+  return fc
+    .tuple(prologue, fc.array(withExist, { minLength: 1, maxLength: 20 }), clean ? fc.constant(true) : fc.boolean())
+    .map(([pro, items, exist]) => ({ text: [...pro, ...items.flat()].map((l) => `${l}\n`).join(''), exist }));
+}
