@@ -177,8 +177,10 @@ Start with:  ipsets demo`,
       .command('agent')
       .description('keep the kernel equal to FILE: apply on start, on every change of FILE, and on an interval')
       .argument('<file>', 'desired-state file (JSON or YAML)')
-      .option('--interval <duration>', 'reconcile this often even without changes', parseDuration, 60_000)
-      .option('--debounce <duration>', 'wait this long after a change of FILE before applying', parseDuration, 200)
+      .addOption(new Option('--interval <duration>', 'reconcile this often even without changes').argParser(parseDuration).default(60_000, '60s'))
+      .addOption(
+        new Option('--debounce <duration>', 'wait this long after a change of FILE before applying').argParser(parseDuration).default(200, '200ms'),
+      )
       .option('--metrics <host:port>', 'serve Prometheus metrics on this loopback address (e.g. 127.0.0.1:9464)')
       .option('--once', 'apply once and exit (for scripts and health checks)'),
   ).action((file: string, opts: Record<string, unknown>) =>
