@@ -104,7 +104,8 @@ export function saveText(slot: Slot, out: string[], sorted = false): void {
   const name = slot.name;
   out.push(`create ${name} ${c.type} ${headerText(c)}\n`);
   const prefix = `add ${name} `;
-  for (const m of members(slot, sorted)) out.push(`${prefix}${m}\n`);
+  if (!sorted) c.appendLines(prefix, out);
+  else for (const m of members(slot, sorted)) out.push(`${prefix}${m}\n`);
 }
 
 /** `ipset list` block of one set (no trailing blank line); `terse` omits `Members:`. */
@@ -116,7 +117,8 @@ export function listText(slot: Slot, terse: boolean, out: string[], sorted = fal
   );
   if (terse) return;
   out.push('Members:\n');
-  for (const m of members(slot, sorted)) out.push(`${m}\n`);
+  if (!sorted) c.appendLines('', out);
+  else for (const m of members(slot, sorted)) out.push(`${m}\n`);
 }
 
 /** Output modes of list/save (session->mode and the -n/-t env flags). */

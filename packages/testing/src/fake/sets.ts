@@ -404,6 +404,26 @@ export class HashContent {
     this.commentBytes = 0;
   }
 
+  /** Appends `prefix + member + "\n"` per member to `out` (the save/list hot path). */
+  appendLines(prefix: string, out: string[]): void {
+    const o = this.opts;
+    let chunk = '';
+    let n = 0;
+    for (const [key, value] of this.entries) {
+      const text = this.keyText(key);
+      const line =
+        typeof value === 'number' ? ((value & 1) === 1 ? `${text} nomatch` : text) : text + extText(value, o, true);
+      chunk += `${prefix}${line}\n`;
+      // Join in slices so that one member list never becomes a deep rope.
+      if (++n === 1024) {
+        out.push(chunk);
+        chunk = '';
+        n = 0;
+      }
+    }
+    if (chunk !== '') out.push(chunk);
+  }
+
   /** Members as `ipset save` prints them after `add NAME `, insertion order. */
   *memberLines(): Generator<string> {
     const o = this.opts;
@@ -531,6 +551,11 @@ export class ListContent {
     }
     this.members.length = 0;
     this.data.clear();
+  }
+
+  /** Appends `prefix + member + "\n"` per member to `out`. */
+  appendLines(prefix: string, out: string[]): void {
+    for (const m of this.memberLines()) out.push(`${prefix}${m}\n`);
   }
 
   *memberLines(): Generator<string> {
