@@ -56,7 +56,11 @@ export const KERNEL_TESTS_ENV = 'IPSETS_KERNEL_TESTS';
 
 const MAX_OUTPUT = 1024 * 1024 * 1024;
 
+/** `ipsets-<prefix>-<pid>-<counter>-<random>`: the names {@link createTestNamespace} makes. */
+const OUR_NAME = /^ipsets-(?:[a-z0-9][a-z0-9-]*)-(\d+)-(\d+)-[0-9a-f]{6}$/i;
+
 let supportPromise: Promise<KernelTestSupport> | undefined;
+let swept: Promise<void> | undefined;
 let counter = 0;
 const live = new Set<string>();
 let exitHookInstalled = false;
@@ -148,6 +152,8 @@ export async function createTestNamespace(prefix = 'test'): Promise<TestNamespac
       { details: { prefix } },
     );
   }
+  swept ??= sweepOrphanNamespaces();
+  await swept;
   counter += 1;
   const name = `ipsets-${prefix}-${process.pid}-${counter}-${randomBytes(3).toString('hex')}`;
   const added = await execa('ip', ['netns', 'add', name], { reject: false, stdin: 'ignore' });
@@ -213,6 +219,39 @@ function installExitHook(): void {
     // Last resort for a test run that crashed before dispose(): never leave namespaces behind.
     for (const name of live) spawnSync('ip', ['netns', 'del', name], { stdio: 'ignore' });
   });
+}
+
+/**
+ * Deletes namespaces this helper made in processes that are gone (a test run killed
+ * with SIGKILL never runs its exit hook). Only names of our exact pattern whose pid is
+ * not alive are touched. Runs once per process before the first namespace is made.
+ *
+ * @internal exported for tests
+ */
+export async function sweepOrphanNamespaces(): Promise<void> {
+  for (const name of await namespaceNames()) {
+    const pid = Number(OUR_NAME.exec(name)?.[1]);
+    if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid || processAlive(pid)) continue;
+    await execa('ip', ['netns', 'del', name], { reject: false, stdin: 'ignore' });
+  }
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists but belongs to someone else.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+async function namespaceNames(): Promise<string[]> {
+  const listed = await execa('ip', ['netns', 'list'], { reject: false, stdin: 'ignore' });
+  return String(listed.stdout ?? '')
+    .split('\n')
+    .map((line) => line.split(' ')[0] ?? '')
+    .filter(Boolean);
 }
 
 async function namespaceExists(name: string): Promise<boolean> {

@@ -1,6 +1,6 @@
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { createTestNamespace, kernelTestSupport } from '../../src/netns.js';
+import { createTestNamespace, kernelTestSupport, sweepOrphanNamespaces } from '../../src/netns.js';
 import { describeKernel } from '../helpers/kernel.js';
 
 async function namespaces(): Promise<string[]> {
@@ -60,5 +60,24 @@ describeKernel('createTestNamespace (real kernel)', () => {
       await ns.dispose();
     }
     expect(await namespaces()).not.toContain(ns.name);
+  });
+});
+
+describeKernel('createTestNamespace orphan sweep (real kernel)', () => {
+  it('deletes namespaces of our naming pattern whose process is gone, and nothing else', async () => {
+    // pid 2^22+1 is above Linux's pid_max limit, so it can never be alive.
+    const orphan = `ipsets-sweeptest-${2 ** 22 + 1}-1-abcdef`;
+    const foreign = `ipsets-sweeptest-foreign-${process.pid}`;
+    await execa('ip', ['netns', 'add', orphan]);
+    await execa('ip', ['netns', 'add', foreign]);
+    try {
+      await sweepOrphanNamespaces();
+      const after = await namespaces();
+      expect(after).not.toContain(orphan);
+      expect(after).toContain(foreign);
+    } finally {
+      await execa('ip', ['netns', 'del', orphan], { reject: false });
+      await execa('ip', ['netns', 'del', foreign], { reject: false });
+    }
   });
 });
