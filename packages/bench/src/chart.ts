@@ -45,6 +45,14 @@ export function decadeRange(min: number, max: number): [number, number] {
 
 const round = (v: number): string => (Math.round(v * 10) / 10).toString();
 
+/** Axis label of the decade `10^d` milliseconds: `1 µs` … `100 ms`, `1 s`, `10 s`. */
+export function decadeLabel(d: number): string {
+  if (d < -3) return `${10 ** (d + 6)} ns`;
+  if (d < 0) return `${Math.round(10 ** (d + 3))} µs`;
+  if (d < 3) return `${10 ** d} ms`;
+  return `${10 ** (d - 3)} s`;
+}
+
 /**
  * Renders the chart. Points with a non-positive or non-finite value are left out
  * (a log scale cannot place them); a series without points is listed in the legend
@@ -89,7 +97,7 @@ export function renderChart(options: ChartOptions): string {
   for (let d = y0; d <= y1; d++) {
     const y = round(py(10 ** d));
     out.push(`<line x1="${left}" y1="${y}" x2="${left + plotW}" y2="${y}" stroke="#e3e3e3"/>`);
-    out.push(`<text x="${left - 8}" y="${y}" dy="4" text-anchor="end" fill="#333">${escapeXml(formatMs(10 ** d))}</text>`);
+    out.push(`<text x="${left - 8}" y="${y}" dy="4" text-anchor="end" fill="#333">${escapeXml(decadeLabel(d))}</text>`);
   }
   out.push(`<rect x="${left}" y="${top}" width="${plotW}" height="${plotH}" fill="none" stroke="#999"/>`);
   out.push(

@@ -20,6 +20,8 @@ export interface RealKernel {
 export interface BareRun {
   /** Wall time from spawn to exit, including `ip netns exec`. */
   ms: number;
+  /** CPU time (user + system) of the `ipset` process, as its shell's `times` reports it. */
+  cpuMs: number;
   exitCode: number | null;
   signal: NodeJS.Signals | null;
   stdout: string;
@@ -73,11 +75,24 @@ function installHooks(): void {
   }
 }
 
+/** How to run one bare `ipset`. */
+export interface IpsetRunOptions {
+  /** Written to stdin in one piece. */
+  input?: string;
+  /** Keep stdout (as a string, the way a port hands it to a parser); otherwise it is discarded. */
+  keepStdout?: boolean;
+  /**
+   * Measure ipset's CPU time through a shell's `times` (default true). The shell adds a
+   * few ms of wall time; a reference that must be exactly `ip netns exec NS ipset …` turns it off.
+   */
+  cpu?: boolean;
+}
+
 /** A network namespace of this benchmark; `dispose()` deletes it (and the kernel drops its sets). */
 export interface BenchNamespace {
   readonly name: string;
-  /** `ip netns exec <name> ipset <args>`, `input` on stdin; stdout kept only when `keepStdout`. */
-  ipset(args: readonly string[], input?: string, keepStdout?: boolean): Promise<BareRun>;
+  /** `ip netns exec <name> ipset <args>` (see {@link IpsetRunOptions}). */
+  ipset(args: readonly string[], options?: IpsetRunOptions): Promise<BareRun>;
   dispose(): void;
 }
 
@@ -92,7 +107,7 @@ export function createNamespace(): BenchNamespace {
   let disposed = false;
   return {
     name,
-    ipset: (args, input, keepStdout = false) => runIpset(name, args, input, keepStdout),
+    ipset: (args, options = {}) => runIpset(name, args, options),
     dispose() {
       if (disposed) return;
       disposed = true;
@@ -102,15 +117,15 @@ export function createNamespace(): BenchNamespace {
   };
 }
 
-/**
- * Runs `ip netns exec <netns> ipset <args>` as a bare child process: `input` is
- * written to its stdin in one piece, stdout is collected (as a string, the way a
- * port hands it to a parser) or discarded.
- */
-function runIpset(netns: string, args: readonly string[], input: string | undefined, keepStdout: boolean): Promise<BareRun> {
+/** Runs `ip netns exec <netns> ipset <args>` as a bare child process (see {@link IpsetRunOptions}). */
+function runIpset(netns: string, args: readonly string[], options: IpsetRunOptions): Promise<BareRun> {
+  const { input, keepStdout = false, cpu = true } = options;
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn('ip', ['netns', 'exec', netns, 'ipset', ...args], {
+    // A shell in between reports ipset's CPU time (`times`: children's user and system
+    // time) on stderr after it exits; it costs a few ms of wall time, not ipset's CPU.
+    const command = cpu ? ['bash', '-c', CPU_WRAPPER, 'ipset', ...args] : ['ipset', ...args];
+    const child = spawn('ip', ['netns', 'exec', netns, ...command], {
       stdio: [input === undefined ? 'ignore' : 'pipe', keepStdout ? 'pipe' : 'ignore', 'pipe'],
     });
     const out: Buffer[] = [];
@@ -121,12 +136,25 @@ function runIpset(netns: string, args: readonly string[], input: string | undefi
     // A child that exits early (an error line) closes its stdin: that is its answer, not ours to report.
     child.stdin?.on('error', () => undefined);
     child.on('close', (exitCode, signal) => {
-      const stdout = keepStdout ? Buffer.concat(out).toString('utf8') : '';
       const ms = performance.now() - started;
-      resolve({ ms, exitCode, signal, stdout, stderr: Buffer.concat(err).toString('utf8') });
+      const stdout = keepStdout ? Buffer.concat(out).toString('utf8') : '';
+      const { stderr, cpuMs } = splitTimes(Buffer.concat(err).toString('utf8'));
+      resolve({ ms, cpuMs, exitCode, signal, stdout, stderr });
     });
     if (input !== undefined) child.stdin?.end(input);
   });
+}
+
+const CPU_WRAPPER = 'ipset "$@"; status=$?; times >&2; exit $status';
+const TIMES = /(\d+)m([\d.]+)s (\d+)m([\d.]+)s\n(\d+)m([\d.]+)s (\d+)m([\d.]+)s\n$/;
+
+/** Removes the shell's `times` lines from `stderr` and returns the children's CPU time (NaN when missing). */
+export function splitTimes(stderr: string): { stderr: string; cpuMs: number } {
+  const m = TIMES.exec(stderr);
+  if (m === null) return { stderr, cpuMs: Number.NaN };
+  const seconds = (min: string, sec: string): number => Number(min) * 60 + Number(sec);
+  const cpuMs = (seconds(m[5]!, m[6]!) + seconds(m[7]!, m[8]!)) * 1000;
+  return { stderr: stderr.slice(0, m.index), cpuMs };
 }
 
 /** Throws with the command's stderr unless it exited 0. */

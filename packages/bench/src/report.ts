@@ -13,6 +13,8 @@ export interface ResultRow {
   ours: string;
   reference: string;
   ratio: string;
+  /** Ratio of CPU times (ours / reference) with both medians, or `—`: a cross-check that load on the machine does not skew. */
+  cpuRatio: string;
   bar: string;
   met: Verdict;
 }
@@ -38,8 +40,10 @@ export interface BenchReport {
   chart: string;
   /** Method lines (bulleted). */
   method: readonly string[];
-  /** Raw samples per measurement, `label → ms[]`. */
+  /** Raw wall-time samples per measurement, `label → ms[]`. */
   samples: ReadonlyMap<string, readonly number[]>;
+  /** Raw CPU-time samples per measurement, `label → ms[]` (where measured). */
+  cpuSamples?: ReadonlyMap<string, readonly number[]>;
   /** Total wall time of the run. */
   wallMs: number;
 }
@@ -58,8 +62,10 @@ const MET: Record<Verdict, string> = { yes: '✅ met', no: '❌ not met', 'n/a':
 
 /** The results table as GitHub markdown. */
 export function renderTable(rows: readonly ResultRow[]): string {
-  const head = '| workload | ours | reference | ratio | bar (DESIGN §6) | met |\n|---|---:|---:|---:|---|---|';
-  const body = rows.map((r) => `| ${cell(r.workload)} | ${cell(r.ours)} | ${cell(r.reference)} | ${cell(r.ratio)} | ${cell(r.bar)} | ${MET[r.met]} |`);
+  const head = '| workload | ours | reference | ratio | CPU-time ratio | bar (DESIGN §6) | met |\n|---|---:|---:|---:|---:|---|---|';
+  const body = rows.map(
+    (r) => `| ${cell(r.workload)} | ${cell(r.ours)} | ${cell(r.reference)} | ${cell(r.ratio)} | ${cell(r.cpuRatio)} | ${cell(r.bar)} | ${MET[r.met]} |`,
+  );
   return [head, ...body].join('\n');
 }
 
@@ -78,9 +84,9 @@ export function renderBenchmarks(report: BenchReport, previous?: string): string
   const m = report.machine;
   const met = report.rows.filter((r) => r.met === 'yes').length;
   const judged = report.rows.filter((r) => r.met !== 'n/a').length;
-  const samples = [...report.samples].map(
-    ([label, values]) => `| ${cell(label)} | ${values.map((v) => (v < 1 ? v.toFixed(4) : v.toFixed(1))).join(' / ')} |`,
-  );
+  const list = (values: readonly number[] | undefined): string =>
+    values === undefined ? '—' : values.map((v) => (v < 1 ? v.toFixed(4) : v.toFixed(1))).join(' / ');
+  const samples = [...report.samples].map(([label, values]) => `| ${cell(label)} | ${list(values)} | ${list(report.cpuSamples?.get(label))} |`);
   return [
     '# Benchmarks',
     '',
@@ -119,8 +125,8 @@ export function renderBenchmarks(report: BenchReport, previous?: string): string
     '',
     '## Raw samples (ms, in run order)',
     '',
-    '| measurement | samples |',
-    '|---|---|',
+    '| measurement | wall time | CPU time |',
+    '|---|---|---|',
     ...samples,
     '',
   ].join('\n');

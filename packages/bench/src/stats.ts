@@ -27,20 +27,30 @@ export function median(values: readonly number[]): number {
   return sorted[Math.floor((sorted.length - 1) / 2)]!;
 }
 
-/** Milliseconds `fn` takes (after a collection, so one sample's garbage does not bill the next). */
-export function timeSync<T>(fn: () => T): { ms: number; value: T } {
-  collect();
-  const started = performance.now();
-  const value = fn();
-  return { ms: performance.now() - started, value };
+/** CPU time (user + system, every thread of this process: GC helpers too) since `since`, in ms. */
+export function cpuSince(since: NodeJS.CpuUsage): number {
+  const used = process.cpuUsage(since);
+  return (used.user + used.system) / 1000;
 }
 
-/** Milliseconds the promise of `fn` takes (after a collection). */
-export async function timeAsync<T>(fn: () => Promise<T>): Promise<{ ms: number; value: T }> {
+/** Wall and CPU milliseconds `fn` takes (after a collection, so one sample's garbage does not bill the next). */
+export function timeSync<T>(fn: () => T): { ms: number; cpuMs: number; value: T } {
   collect();
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  const value = fn();
+  const ms = performance.now() - started;
+  return { ms, cpuMs: cpuSince(cpu), value };
+}
+
+/** Wall and CPU milliseconds the promise of `fn` takes (after a collection). */
+export async function timeAsync<T>(fn: () => Promise<T>): Promise<{ ms: number; cpuMs: number; value: T }> {
+  collect();
+  const cpu = process.cpuUsage();
   const started = performance.now();
   const value = await fn();
-  return { ms: performance.now() - started, value };
+  const ms = performance.now() - started;
+  return { ms, cpuMs: cpuSince(cpu), value };
 }
 
 /** A duration for people: `12.3 µs`, `45.6 ms`, `7.89 s`. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decadeRange, escapeXml, renderChart } from '../../src/chart.js';
+import { decadeLabel, decadeRange, escapeXml, renderChart } from '../../src/chart.js';
 
 const series = [
   { name: 'W1 <ours>', color: '#1f77b4', points: [{ x: 10_000, y: 12 }, { x: 100_000, y: 150 }, { x: 1_000_000, y: 1900 }] },
@@ -27,7 +27,7 @@ describe('renderChart', () => {
     expect(svg).toContain('real (not measured)');
   });
   it('labels decades on both axes', () => {
-    for (const label of ['10k', '100k', '1M', '10.0 µs', '10.0 s']) expect(svg).toContain(`>${label}</text>`);
+    for (const label of ['10k', '100k', '1M', '10 µs', '1 ms', '10 s']) expect(svg).toContain(`>${label}</text>`);
   });
   it('places larger values higher (smaller y) on the log scale', () => {
     const cy = [...svg.matchAll(/<circle cx="[\d.]+" cy="([\d.]+)"/g)].map((m) => Number(m[1]));
@@ -37,6 +37,9 @@ describe('renderChart', () => {
 });
 
 describe('helpers', () => {
+  it('labels decades of milliseconds in plain units', () => {
+    expect([-3, -2, -1, 0, 1, 2, 3, 4].map(decadeLabel)).toEqual(['1 µs', '10 µs', '100 µs', '1 ms', '10 ms', '100 ms', '1 s', '10 s']);
+  });
   it('covers values with whole decades', () => {
     expect(decadeRange(12, 1900)).toEqual([1, 4]);
     expect(decadeRange(100, 100)).toEqual([2, 3]);

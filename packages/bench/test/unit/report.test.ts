@@ -3,9 +3,9 @@ import { NOTES_END, NOTES_START, cell, keptNotes, renderBenchmarks, renderTable 
 import type { BenchReport, ResultRow } from '../../src/report.js';
 
 const rows: ResultRow[] = [
-  { workload: 'W1 a|b', ours: '1.00 s', reference: '10.0 s', ratio: '0.100', bar: '< 0.10', met: 'yes' },
-  { workload: 'W2', ours: '2.00 s', reference: 'n/a (not root)', ratio: 'n/a', bar: '< 0.5', met: 'n/a' },
-  { workload: 'W4', ours: '3.00 s', reference: '2.00 s', ratio: '1.50', bar: '≤ 1.15', met: 'no' },
+  { workload: 'W1 a|b', ours: '1.00 s', reference: '10.0 s', ratio: '0.100', cpuRatio: '0.200 (1 s / 5 s)', bar: '< 0.10', met: 'yes' },
+  { workload: 'W2', ours: '2.00 s', reference: 'n/a (not root)', ratio: 'n/a', cpuRatio: '—', bar: '< 0.5', met: 'n/a' },
+  { workload: 'W4', ours: '3.00 s', reference: '2.00 s', ratio: '1.50', cpuRatio: '—', bar: '≤ 1.15', met: 'no' },
 ];
 
 const report: BenchReport = {
@@ -18,9 +18,10 @@ const report: BenchReport = {
 };
 
 describe('renderTable', () => {
-  it('has the six columns and one line per row, pipes escaped', () => {
+  it('has the seven columns and one line per row, pipes escaped', () => {
     const lines = renderTable(rows).split('\n');
-    expect(lines[0]).toBe('| workload | ours | reference | ratio | bar (DESIGN §6) | met |');
+    expect(lines[0]).toBe('| workload | ours | reference | ratio | CPU-time ratio | bar (DESIGN §6) | met |');
+    expect(lines[2]).toContain('| 0.200 (1 s / 5 s) |');
     expect(lines).toHaveLength(2 + rows.length);
     expect(lines[2]).toContain('W1 a\\|b');
   });
@@ -39,7 +40,7 @@ describe('renderBenchmarks', () => {
     expect(md).toContain('- ipset: ipset v7.17');
     expect(md).toContain('1 of 2 judged rows meet their bar.');
     expect(md).toContain('](docs/bench-chart.svg)');
-    expect(md).toContain('| W1 | 1.0 / 2.0 / 3.0 |');
+    expect(md).toContain('| W1 | 1.0 / 2.0 / 3.0 | — |');
   });
   it('keeps the hand-written notes of the previous file', () => {
     const previous = `# old\n${NOTES_START}\nparseSave is hot\n${NOTES_END}\nrest`;
