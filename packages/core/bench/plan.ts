@@ -20,6 +20,7 @@
  * DESIGN §6 comparison; IPSETS_BENCH_KERNEL=0 skips that.
  */
 import { spawnSync } from 'node:child_process';
+import { loadavg } from 'node:os';
 import { IPSetManager } from '../src/manager.js';
 import { planApply } from '../src/plan-apply.js';
 import { renderRestore } from '../src/render.js';
@@ -111,6 +112,7 @@ function kernelRestore(text: string): string {
   return `real ipset restore median ${median(times).toFixed(0)} ms (runs ${times.map((v) => v.toFixed(0)).join('/')})`;
 }
 
+console.log(`load average ${loadavg().map((v) => v.toFixed(2)).join(' ')} (timings are wall clock; other work on the machine inflates them)`);
 let lastText = '';
 for (const population of ['shared', 'events', 'distinct'] as const) {
   const before = heapUsed();
@@ -152,7 +154,7 @@ for (const population of ['shared', 'events', 'distinct'] as const) {
   const perMember = (after - before) / members;
   console.log(
     `${population.padEnd(8)} ${SETS} sets × ${PER_SET} members: ${lines} lines, ${(bytes / 1e6).toFixed(1)} MB text; ` +
-      `plan median ${median(planMs).toFixed(0)} ms, render median ${median(renderMs).toFixed(0)} ms ` +
+      `plan median ${median(planMs).toFixed(0)} ms (min ${Math.min(...planMs).toFixed(0)}), render median ${median(renderMs).toFixed(0)} ms (min ${Math.min(...renderMs).toFixed(0)}) ` +
       `(runs: plan ${planMs.map((v) => v.toFixed(0)).join('/')}, render ${renderMs.map((v) => v.toFixed(0)).join('/')}); ` +
       `manager heap ${perMember.toFixed(1)} bytes/member (built by 1,000,000 addToSets calls in ${buildMs.toFixed(0)} ms); one pod change on this state: plan median ${(median(incremental) * 1000).toFixed(0)} µs`,
   );
