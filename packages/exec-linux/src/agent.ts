@@ -4,8 +4,8 @@
  * and turns the seed's panic at the limit into a typed error, reconciles on a timer,
  * and reports metrics (prom-client) and logs (a pino-shaped logger).
  */
-import { applyIPSets, IpsetsError, isIpsetsError, quote, reconcileIPSets, resetIPSets } from '@ipsets/core';
-import type { AbortSignalLike, ApplyReport, DesiredState, IPSetManager, IpsetPort, ResetReport } from '@ipsets/core';
+import { applyIPSets, IPSetManager, IpsetsError, isIpsetsError, quote, reconcileIPSets, resetIPSets } from '@ipsets/core';
+import type { AbortSignalLike, ApplyReport, DesiredState, IpsetPort, ResetReport } from '@ipsets/core';
 import type { Registry } from 'prom-client';
 import { createAgentMetrics, DEFAULT_METRIC_PREFIX } from './agent-metrics.js';
 import type { AgentMetrics, AgentOperation, AgentOutcome } from './agent-metrics.js';
@@ -233,6 +233,10 @@ export function createIpsetAgent<M extends AgentManager = IPSetManager>(options:
 
   const runApply = async (call: AgentCallOptions | undefined): Promise<ApplyReport> => {
     if (fatal !== undefined) throw fatal;
+    if (options.drivers?.apply === undefined && !(manager instanceof IPSetManager)) {
+      // A desired-state holder can be reconciled, but only an IPSetManager has a dirty delta to apply.
+      throw new IpsetsError('INVALID_ARGUMENT', 'apply() needs an IPSetManager (or drivers.apply); use reconcile() to apply a plain desired state');
+    }
     const begin = clock.now();
     logger.debug({ operation: 'apply' }, 'applying pending ipset changes');
     let report: ApplyReport;

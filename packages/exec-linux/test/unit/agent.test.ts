@@ -280,6 +280,11 @@ describe('createIpsetAgent: consecutive failures', () => {
     expect(agent.fatalError).toBe(thrown);
   });
 
+  it('apply() on a plain desired-state holder rejects with INVALID_ARGUMENT (reconcile() is the way)', async () => {
+    const agent = createIpsetAgent({ manager: { desiredState: () => ({ owner: 'azure-npm-', sets: [] }) }, port });
+    await expect(agent.apply()).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+  });
+
   it('rejects bad options', () => {
     expect(() => createIpsetAgent({ manager: new FakeManager(), port, maxConsecutiveFailures: 0 })).toThrow(/maxConsecutiveFailures "0"/);
     expect(() => createIpsetAgent({ manager: new FakeManager(), port, reconcileIntervalMs: -1 })).toThrow(/reconcileIntervalMs "-1"/);
