@@ -598,3 +598,43 @@ describe('IPSetManager model-based', () => {
     );
   });
 });
+
+describe('IPSetManager determinism', () => {
+  type Op = (m: IPSetManager) => void;
+  const op: fc.Arbitrary<Op> = fc.oneof(
+    fc.tuple(fc.array(hashSet, { maxLength: 3 }), member, pod).map(([s, i, p]) => (m: IPSetManager) => m.addToSets(s, i, p)),
+    fc.tuple(fc.array(hashSet, { maxLength: 3 }), member, pod).map(([s, i, p]) => (m: IPSetManager) => m.removeFromSets(s, i, p)),
+    fc.tuple(fc.array(list, { maxLength: 2 }), fc.array(hashSet, { maxLength: 3 })).map(([l, s]) => (m: IPSetManager) => m.addToLists(l, s)),
+    fc.tuple(list, fc.array(hashSet, { maxLength: 2 })).map(([l, s]) => (m: IPSetManager) => m.removeFromList(l, s)),
+    fc.tuple(anySet, ref, refType).map(([s, n, t]) => (m: IPSetManager) => m.addReference(s, n, t)),
+    fc.tuple(anySet, ref, refType).map(([s, n, t]) => (m: IPSetManager) => m.deleteReference(prefixedName(s), n, t)),
+    fc.tuple(anySet, fc.constantFrom('soft' as const, 'force' as const)).map(([s, o]) => (m: IPSetManager) => void m.deleteIPSet(prefixedName(s), o)),
+    fc.constant((m: IPSetManager) => void m.reconcile()),
+    fc.array(fc.integer({ min: -1, max: 3 }), { maxLength: 4 }).map((failAfter) => (m: IPSetManager) => {
+      const plan = planApply(m);
+      m.commit(run(new Kernel(), plan, failAfter, undefined));
+    }),
+  );
+
+  it('the same calls give the same plan, byte for byte', () => {
+    fc.assert(
+      fc.property(fc.constantFrom<IPSetMode>('all', 'on-need'), fc.boolean(), fc.array(op, { maxLength: 30 }), (mode, empty, ops) => {
+        const a = new IPSetManager({ mode, addEmptySetToLists: empty });
+        const b = new IPSetManager({ mode, addEmptySetToLists: empty });
+        for (const o of ops) {
+          for (const m of [a, b]) {
+            try {
+              o(m);
+            } catch (error) {
+              if (!isIpsetsError(error)) throw error;
+            }
+          }
+        }
+        const pa = planApply(a);
+        const pb = planApply(b);
+        expect(JSON.stringify(pa.lines)).toBe(JSON.stringify(pb.lines));
+      }),
+      { seed, numRuns },
+    );
+  });
+});
