@@ -39,7 +39,9 @@ function ensureInstalled() {
 const command = process.argv[2];
 ensureInstalled();
 if (command === 'demo') {
+  env.IPSETS_SKIP_DTS = '1';
   const built = pnpmRun('exec', 'turbo', 'run', 'build', '--filter=@ipsets/cli...', '--output-logs=errors-only');
+  delete env.IPSETS_SKIP_DTS;
   if (built !== 0) process.exit(built);
   process.exit(run(process.execPath, [join(root, 'packages/cli/dist/bin.js'), 'demo', ...process.argv.slice(3)]));
 } else if (command === 'test') {

@@ -1,9 +1,12 @@
 import { defineConfig } from 'tsup';
 
+// `npm run demo` sets IPSETS_SKIP_DTS=1: a first run needs the code, not the type declarations.
+const skipDts = process.env.IPSETS_SKIP_DTS === '1';
+
 export default defineConfig({
   entry: ['src/index.ts'],
   format: ['esm'],
-  dts: true,
+  dts: !skipDts,
   sourcemap: true,
   clean: true,
   target: 'es2022',

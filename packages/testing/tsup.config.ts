@@ -1,9 +1,12 @@
 import { defineConfig } from 'tsup';
 
+// `npm run demo` sets IPSETS_SKIP_DTS=1: a first run needs the code, not the type declarations.
+const skipDts = process.env.IPSETS_SKIP_DTS === '1';
+
 export default defineConfig({
   entry: { index: 'src/index.ts', vitest: 'src/vitest.ts', 'fake-ipset': 'src/bin/fake-ipset.ts' },
   format: ['esm'],
-  dts: { entry: { index: 'src/index.ts', vitest: 'src/vitest.ts' } },
+  dts: skipDts ? false : { entry: { index: 'src/index.ts', vitest: 'src/vitest.ts' } },
   sourcemap: true,
   clean: true,
   target: 'es2022',
