@@ -48,7 +48,7 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe('fake-ipset', () => {
+describe('fake-ipset', { timeout: 120_000 }, () => {
   it('starts with a node shebang and is executable', () => {
     expect(readFileSync(bin, 'utf8').startsWith('#!/usr/bin/env node\n')).toBe(true);
     expect(statSync(bin).mode & 0o111).not.toBe(0);
