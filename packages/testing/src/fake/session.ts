@@ -158,7 +158,7 @@ export class Session {
   private readonly initval: (name: string) => number;
 
   /** Sets env flags given on the command line (`ipset -exist -n list`). */
-  setEnv(opt: EnvOpt, arg?: string): CommandResult | null {
+  setEnv(opt: EnvOpt, arg?: string, line = 0): CommandResult | null {
     switch (opt) {
       case 'exist':
         this.exist = true;
@@ -178,7 +178,7 @@ export class Session {
       case 'output':
         if (arg === 'plain') this.mode = 'plain';
         else if (arg === 'save') this.mode = 'save';
-        else return this.parameter(`Syntax error: unknown output mode '${arg ?? ''}'`);
+        else return this.sessionError(line, `Syntax error: unknown output mode '${arg ?? ''}'`);
         break;
       default:
         break;
@@ -342,7 +342,7 @@ export class Session {
         words.copyWithin(i, i + 1, count);
         count--;
       }
-      const r = this.setEnv(opt, arg);
+      const r = this.setEnv(opt, arg, line);
       if (r !== null) return r;
     }
     if (count === 0) return this.parameter(MSG.noCommand);

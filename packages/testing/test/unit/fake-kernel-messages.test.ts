@@ -215,5 +215,8 @@ describe('§3.5 single commands (no line number)', () => {
     expect(k.exec(['restore', 'foo'])).toEqual({ exitCode: 2, stdout: '', stderr: `${P}Unknown argument foo\n${TRY}` });
     expect(k.exec(['save', 'nosuch'])).toEqual({ exitCode: 1, stdout: '', stderr: `${P}The set with the given name does not exist\n` });
     expect(k.exec(['list', 'nosuch']).stderr).toBe(`${P}The set with the given name does not exist\n`);
+    expect(k.exec(['list', '-o', 'foo'])).toEqual({ exitCode: 1, stdout: '', stderr: `${P}Syntax error: unknown output mode 'foo'\n` });
+    expect(k.exec(['-q', 'add', 'nosuch', '1.1.1.1'])).toEqual({ exitCode: 1, stdout: '', stderr: '' });
+    expect(k.exec(['add', 'a', '1.1.1.2', '1.1.1.3']).stderr).toBe(`${P}Unknown argument: \`1.1.1.3'\n${TRY}`);
   });
 });
