@@ -711,14 +711,27 @@ export function faultyPort(kernel: FakeKernel, plan: FaultPlan, options: FakePor
 
 /** Options of {@link restoreScriptArb}. */
 export interface RestoreScriptOptions {
-  /** Most script items (a long run counts as one; default 30). */
+  /** Most script items after the preamble (a long run counts as one; default 30). */
   maxItems?: number;
-  /** Include long add runs that cross the 4096-byte batch boundary (default true). */
+  /** Include long add/del runs that cross the 4096-byte batch boundary (default true). */
   longRuns?: boolean;
 }
 
-const SCRIPT_NAMES = ['a', 'b', 'n', 'p', 'l', 'm', 'abcdefghijabcdefghijabcdefghij1'] as const;
 const TOO_LONG_NAME = 'abcdefghijabcdefghijabcdefghijab';
+const LONG_NAME = 'abcdefghijabcdefghijabcdefghij1';
+
+/** The sets a script's preamble may create, each with the type its elements are chosen for. */
+const SCRIPT_SETS = {
+  a: 'hash:ip',
+  n: 'hash:net',
+  p: 'hash:ip,port',
+  l: 'list:set',
+  s6: 'hash:ip family inet6',
+  n6: 'hash:net family inet6',
+  [LONG_NAME]: 'hash:net',
+} as const;
+type ScriptSet = keyof typeof SCRIPT_SETS;
+const SCRIPT_NAMES = Object.keys(SCRIPT_SETS) as ScriptSet[];
 
 const CREATE_TAILS = [
   'hash:ip',
@@ -737,61 +750,52 @@ const CREATE_TAILS = [
 const SEED_SPECS = ['nethash', 'setlist', 'hash:ip,port', 'nethash maxelem 4294967295'] as const;
 
 /**
- * Elements for add/del/test lines. Valid and invalid for each type, each error side;
- * nothing that depends on the host (`localhost`, rare service names), on time
- * (`timeout`) or on hash-table growth (ranges larger than 16 addresses).
+ * Elements for add/del lines, per set type: valid ones and ones each error side catches.
+ * Nothing that depends on the host (`localhost`, rare service names), on time (`timeout`)
+ * or on hash-table growth (no range larger than 16 addresses).
  */
-const ELEMENTS = [
-  '10.0.0.1',
-  '10.0.0.2',
-  '10.0.0.3',
-  '10.0.0.0/30',
-  '10.1.2.3/24',
-  '10.2.0.0/16 nomatch',
-  '10.0.0.1/32',
-  '10.0.0.1-10.0.0.3',
-  '010.0.0.1',
-  '1.1.1.300',
-  '0.0.0.0',
-  '10.0.0.0/0',
-  '10.0.0.0/33',
-  '10.0.0.1,tcp:80',
-  '10.0.0.2,udp:53',
-  '10.0.0.3,80',
-  '10.0.0.1,http',
-  '10.0.0.1,tcp:80-82',
-  '10.0.0.1,70000',
-  '10.0.0.1,nosuchservice',
-  '10.0.0.1,icmp:ping',
-  '10.0.0.1,gre:0',
-  '10.0.0.1,foo:80',
-  '10.0.0.1',
-  '2001:db8::1',
-  '2001:db8::/64',
-  'a',
-  'b',
-  'n',
-  'p',
-  'nosuch',
-  TOO_LONG_NAME,
-] as const;
+const ELEMENTS: Readonly<Record<string, readonly string[]>> = {
+  'hash:ip': ['10.0.0.1', '10.0.0.2', '10.0.0.3', '10.0.0.0/30', '10.0.0.1-10.0.0.3', '10.0.0.1/32', '010.0.0.1', '10.3', '1.1.1.300', '0.0.0.0', '10.0.0.0/0', '2001:db8::1'],
+  'hash:net': ['10.0.0.1', '10.1.2.3/24', '10.2.0.0/16', '10.2.0.0/16 nomatch', '10.0.0.1/32', '10.0.0.1-10.0.0.6', '10.0.0.0/33', '10.0.0.0/0', '10.0.0.0/', '2001:db8::/32'],
+  'hash:ip,port': ['10.0.0.1,tcp:80', '10.0.0.2,udp:53', '10.0.0.3,80', '10.0.0.1,http', '10.0.0.1,tcp:80-82', '10.0.0.1,70000', '10.0.0.1,nosuchservice', '10.0.0.1,icmp:ping', '10.0.0.1,gre:0', '10.0.0.1,foo:80', '10.0.0.1', '10.0.0.1,80,90'],
+  'list:set': ['a', 'n', 'p', 's6', 'nosuch', 'l', 'a,before,n', 'p,after,a', 'a,x,n', TOO_LONG_NAME],
+  'hash:ip family inet6': ['2001:db8::1', '2001:DB8::2', '::1', '2001:db8::/126', '10.0.0.1', '::'],
+  'hash:net family inet6': ['2001:db8::/64', '2001:db8::5/64', '2001:db8::1', '::/0', '10.0.0.0/8'],
+};
+const ALL_ELEMENTS: readonly string[] = [...new Set(Object.values(ELEMENTS).flat())];
 
 const withExist = (line: string, where: number): string => (where === 1 ? `${line} -exist` : where === 2 ? `-exist ${line}` : line);
 
+/** A set name for a body line: mostly one the preamble may have created. */
+const scriptNameArb: fc.Arbitrary<string> = fc.oneof(
+  { arbitrary: fc.constantFrom(...SCRIPT_NAMES), weight: 12 },
+  { arbitrary: fc.constantFrom('nosuch', 'b', TOO_LONG_NAME), weight: 1 },
+);
+
+/** An element for `name`: mostly one meant for its type, sometimes any. */
+function elementFor(name: string): fc.Arbitrary<string> {
+  const own = ELEMENTS[(SCRIPT_SETS as Record<string, string>)[name] ?? ''];
+  return own === undefined
+    ? fc.constantFrom(...ALL_ELEMENTS)
+    : fc.oneof({ arbitrary: fc.constantFrom(...own), weight: 4 }, { arbitrary: fc.constantFrom(...ALL_ELEMENTS), weight: 1 });
+}
+
 const scriptLineArb: fc.Arbitrary<string> = fc.oneof(
   {
-    arbitrary: fc.tuple(fc.constantFrom(...SCRIPT_NAMES, TOO_LONG_NAME), fc.constantFrom(...CREATE_TAILS), fc.nat({ max: 5 })).map(([n, t, e]) => withExist(`create ${n} ${t}`, e)),
-    weight: 4,
+    arbitrary: fc
+      .tuple(fc.constantFrom(...SCRIPT_NAMES, 'b', TOO_LONG_NAME), fc.constantFrom(...CREATE_TAILS), fc.constantFrom(0, 1, 1, 2))
+      .map(([n, t, e]) => withExist(`create ${n} ${t}`, e)),
+    weight: 3,
   },
-  { arbitrary: fc.tuple(fc.constantFrom(...SCRIPT_NAMES), fc.constantFrom(...SEED_SPECS)).map(([n, s]) => `-N ${n} --exist ${s}`), weight: 1 },
+  { arbitrary: fc.tuple(fc.constantFrom(...SCRIPT_NAMES, 'b'), fc.constantFrom(...SEED_SPECS)).map(([n, s]) => `-N ${n} --exist ${s}`), weight: 1 },
   {
     arbitrary: fc
-      .tuple(fc.constantFrom('add', 'del', '-A', '-D', 'a', 'd'), fc.constantFrom(...SCRIPT_NAMES, 'nosuch'), fc.constantFrom(...ELEMENTS), fc.nat({ max: 7 }))
-      .map(([c, n, e, x]) => withExist(`${c} ${n} ${e}`, x)),
-    weight: 14,
+      .tuple(fc.constantFrom('add', 'add', 'add', 'del', 'del', '-A', '-D', 'a', 'd'), scriptNameArb, fc.nat({ max: 9 }))
+      .chain(([c, n, x]) => elementFor(n).map((e) => withExist(`${c} ${n} ${e}`, x))),
+    weight: 16,
   },
-  { arbitrary: fc.tuple(fc.constantFrom('flush', 'destroy', '-F', '-X'), fc.constantFrom(...SCRIPT_NAMES, 'nosuch'), fc.nat({ max: 4 })).map(([c, n, x]) => withExist(`${c} ${n}`, x)), weight: 3 },
-  { arbitrary: fc.tuple(fc.constantFrom('rename', 'swap'), fc.constantFrom(...SCRIPT_NAMES), fc.constantFrom(...SCRIPT_NAMES, 'z')).map(([c, a, b]) => `${c} ${a} ${b}`), weight: 1 },
+  { arbitrary: fc.tuple(fc.constantFrom('flush', 'destroy', '-F', '-X'), scriptNameArb, fc.nat({ max: 4 })).map(([c, n, x]) => withExist(`${c} ${n}`, x)), weight: 2 },
+  { arbitrary: fc.tuple(fc.constantFrom('rename', 'swap'), scriptNameArb, fc.constantFrom(...SCRIPT_NAMES, 'z')).map(([c, a, b]) => `${c} ${a} ${b}`), weight: 1 },
   {
     arbitrary: fc.constantFrom(
       '# a comment',
@@ -805,6 +809,8 @@ const scriptLineArb: fc.Arbitrary<string> = fc.oneof(
       'add a',
       'add a 10.0.0.1 10.0.0.2',
       'add a 10.0.0.1 # inline comment',
+      'add n 10.0.0.0/8 nomatch nomatch',
+      'del n 10.2.0.0/16 nomatch',
       '-exist',
       'restore',
       'flush',
@@ -815,46 +821,68 @@ const scriptLineArb: fc.Arbitrary<string> = fc.oneof(
   },
 );
 
-/** A long run of adds (or dels) to one set, 100–400 lines, distinct hosts, optionally ended by an error line. */
+/** A long run of adds (or dels) to one set, 100–400 lines, distinct elements, optionally ended by an error line. */
 const longRunArb: fc.Arbitrary<string[]> = fc
   .record({
     cmd: fc.constantFrom('add', 'del'),
-    name: fc.constantFrom(...SCRIPT_NAMES),
+    target: fc.constantFrom(
+      { name: 'a', form: 'host' },
+      { name: 'n', form: 'host' },
+      { name: 'n', form: 'cidr' },
+      { name: 'n', form: 'nomatch' },
+      { name: 'p', form: 'port' },
+      { name: LONG_NAME, form: 'host' },
+      { name: 's6', form: 'v6' },
+    ),
     count: fc.integer({ min: 100, max: 400 }),
-    form: fc.constantFrom('host', 'cidr', 'nomatch', 'port'),
     end: fc.constantFrom('none', 'userspace', 'kernel-dup', 'parameter'),
   })
-  .map(({ cmd, name, count, form, end }) => {
+  .map(({ cmd, target, count, end }) => {
     const element = (i: number): string => {
       const ip = `10.${100 + (i >> 16)}.${(i >> 8) & 255}.${i & 255}`;
-      if (form === 'cidr') return `10.${100 + (i >> 8)}.${i & 255}.0/24`;
-      if (form === 'nomatch') return `10.${100 + (i >> 8)}.${i & 255}.0/24 nomatch`;
-      if (form === 'port') return `${ip},tcp:${1000 + (i % 1000)}`;
-      return ip;
+      switch (target.form) {
+        case 'cidr':
+          return `10.${100 + (i >> 8)}.${i & 255}.0/24`;
+        case 'nomatch':
+          return `10.${100 + (i >> 8)}.${i & 255}.0/24 nomatch`;
+        case 'port':
+          return `${ip},tcp:${1000 + (i % 1000)}`;
+        case 'v6':
+          return `2001:db8::${(i + 1).toString(16)}`;
+        default:
+          return ip;
+      }
     };
-    const lines = Array.from({ length: count }, (_, i) => `${cmd} ${name} ${element(i)}`);
+    const lines = Array.from({ length: count }, (_, i) => `${cmd} ${target.name} ${element(i)}`);
     if (end === 'userspace') lines.push(`${cmd} nosuch 10.9.9.9`);
-    if (end === 'kernel-dup') lines.push(`${cmd} ${name} ${element(0)}`);
-    if (end === 'parameter') lines.push(`${cmd} ${name}`);
+    if (end === 'kernel-dup') lines.push(`${cmd} ${target.name} ${element(0)}`);
+    if (end === 'parameter') lines.push(`${cmd} ${target.name}`);
     return lines;
   });
 
 /**
- * `ipset restore` scripts for differential tests (fake kernel versus real kernel):
- * creates of every modelled type (and an unknown one), add/del lines with valid and
- * invalid elements of every kind, errors caught in userspace, by the kernel and as
- * parameter problems, `-exist` in every position, comments, blank lines, `COMMIT`
- * spellings, prefix-matched command forms, and long runs that cross the 4096-byte
- * batch boundary. Every line ends with `\n`.
+ * `ipset restore` scripts for differential tests (fake kernel versus real kernel): a
+ * preamble that creates some of a fixed table of sets (hash:ip, hash:net, hash:ip,port,
+ * list:set, inet6, a 31-character name), then lines that mostly fit those sets: add/del
+ * with valid and invalid elements of every kind (errors caught in userspace, by the
+ * kernel, and parameter problems), creates (half with `-exist`, some conflicting),
+ * flush/destroy/rename/swap, `-exist` in every position, comments, blank lines, `COMMIT`
+ * spellings, prefix-matched command forms and the seed's `-N … --exist` syntax, and long
+ * runs that cross the 4096-byte batch boundary. Every line ends with `\n`.
  */
 export function restoreScriptArb(options: RestoreScriptOptions = {}): fc.Arbitrary<string> {
-  const items: fc.WeightedArbitrary<string[]>[] = [{ arbitrary: scriptLineArb.map((l) => [l]), weight: 20 }];
+  const items: fc.WeightedArbitrary<string[]>[] = [{ arbitrary: scriptLineArb.map((l) => [l]), weight: 24 }];
   if (options.longRuns ?? true) items.push({ arbitrary: longRunArb, weight: 1 });
   return fc
-    .tuple(fc.array(fc.tuple(fc.constantFrom(...SCRIPT_NAMES), fc.constantFrom(...CREATE_TAILS.slice(0, 4))), { maxLength: 4 }), fc.array(fc.oneof(...items), { maxLength: options.maxItems ?? 30 }))
-    .map(([creates, body]) => {
-      // Most scripts start by creating a few sets, so that adds have somewhere to go.
-      const lines = [...creates.map(([n, t]) => `create ${n} ${t}`), ...body.flat()];
+    .tuple(
+      // Each table set is created with probability 5/6: most lines find their set.
+      fc.tuple(...SCRIPT_NAMES.map(() => fc.constantFrom(true, true, true, true, true, false))).map((keep) => SCRIPT_NAMES.filter((_, i) => keep[i])),
+      fc.array(fc.oneof(...items), { maxLength: options.maxItems ?? 30 }),
+    )
+    .map(([preamble, body]) => {
+      // Hash sets first: a list can only hold sets that exist.
+      const ordered = [...preamble.filter((n) => n !== 'l'), ...preamble.filter((n) => n === 'l')];
+      const lines = [...ordered.map((n) => `create ${n} ${SCRIPT_SETS[n]}`), ...body.flat()];
       return lines.map((l) => `${l}\n`).join('');
     });
 }
