@@ -3,6 +3,7 @@
  * optionally inside a network namespace via `ip netns exec`.
  */
 import { constants as osConstants } from 'node:os';
+import type { Writable } from 'node:stream';
 import { execa } from 'execa';
 import { IpsetsError, quote } from '@ipsets/core';
 import type { AbortSignalLike, CommandResult, IpsetPort, PortCallOptions } from '@ipsets/core';
@@ -112,8 +113,8 @@ export function createLinuxPort(options: LinuxPortOptions = {}): IpsetPort {
           }, timeoutMs);
 
     try {
-      const result = await execa(file, args, {
-        ...(input === undefined ? { stdin: 'ignore' as const } : { input }),
+      const subprocess = execa(file, args, {
+        stdin: input === undefined ? 'ignore' : 'pipe',
         reject: false,
         stripFinalNewline: false,
         maxBuffer: MAX_OUTPUT_BYTES,
@@ -121,6 +122,8 @@ export function createLinuxPort(options: LinuxPortOptions = {}): IpsetPort {
         forceKillAfterDelay: forceKillAfterMs,
         ...(env === undefined ? {} : { env: { ...env } }),
       });
+      if (input !== undefined && subprocess.stdin !== null) void feed(subprocess.stdin, input);
+      const result = await subprocess;
       if (result.isCanceled) {
         if (why === 'timeout') {
           throw new IpsetsError(
@@ -161,6 +164,47 @@ export function createLinuxPort(options: LinuxPortOptions = {}): IpsetPort {
     listNames: (call) => run('listNames', undefined, call),
     listHeaders: (call) => run('listHeaders', undefined, call),
   };
+}
+
+// Large enough to keep the pipe full, small enough that ipset starts parsing the first
+// lines while later ones are still being encoded (the two overlap on separate cores).
+const STDIN_CHUNK = 1 << 20;
+
+/**
+ * Writes `text` to the child's stdin in newline-aligned chunks, honouring backpressure.
+ * A child that exits early (an error on line 1 of a 30 MB text) closes the pipe: the
+ * write errors (EPIPE) are expected and dropped, the exit code tells what happened.
+ */
+async function feed(stdin: Writable, text: string): Promise<void> {
+  stdin.on('error', () => undefined);
+  let at = 0;
+  while (at < text.length) {
+    if (stdin.destroyed) return;
+    let end = Math.min(text.length, at + STDIN_CHUNK);
+    if (end < text.length) {
+      // Cutting at a newline never splits a UTF-16 surrogate pair.
+      const newline = text.lastIndexOf('\n', end - 1);
+      if (newline >= at) end = newline + 1;
+    }
+    const more = stdin.write(text.slice(at, end));
+    at = end;
+    if (!more) await drained(stdin);
+  }
+  if (!stdin.destroyed) stdin.end();
+}
+
+function drained(stream: Writable): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      stream.off('drain', done);
+      stream.off('close', done);
+      stream.off('error', done);
+      resolve();
+    };
+    stream.on('drain', done);
+    stream.on('close', done);
+    stream.on('error', done);
+  });
 }
 
 function abortedError(

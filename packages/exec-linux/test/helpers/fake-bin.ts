@@ -18,6 +18,8 @@ export interface FakeBehaviour {
   killSelf?: string;
   /** Also record this environment variable's value. */
   envVar?: string;
+  /** Exit without reading stdin (as ipset does after an error on line 1). */
+  noRead?: boolean;
 }
 
 /** One recorded call. */
@@ -47,7 +49,7 @@ n=$(ls "$dir" | grep -c '^argv\\.')
 n=$((n + 1))
 echo $$ > "$dir/pid"
 printf '%s\\n' "$@" > "$dir/argv.$n"
-cat > "$dir/stdin.$n"
+if [ -f "$dir/noread" ]; then : > "$dir/stdin.$n"; else cat > "$dir/stdin.$n"; fi
 if [ -f "$dir/envvar" ]; then name=$(cat "$dir/envvar"); eval "printf '%s' \\"\\$$name\\"" > "$dir/env.$n"; fi
 [ -f "$dir/stdout" ] && cat "$dir/stdout"
 [ -f "$dir/stderr" ] && cat "$dir/stderr" >&2
@@ -75,7 +77,7 @@ export async function makeFakeBin(): Promise<FakeBin> {
   await writeFile(ip, IP_SCRIPT);
   await chmod(ipset, 0o755);
   await chmod(ip, 0o755);
-  const files = ['stdout', 'stderr', 'exit', 'sleep', 'kill', 'envvar'] as const;
+  const files = ['stdout', 'stderr', 'exit', 'sleep', 'kill', 'envvar', 'noread'] as const;
   return {
     dir,
     ipset,
@@ -88,6 +90,7 @@ export async function makeFakeBin(): Promise<FakeBin> {
         sleep: b.sleep === undefined ? undefined : String(b.sleep),
         kill: b.killSelf,
         envvar: b.envVar,
+        noread: b.noRead === true ? '1' : undefined,
       };
       for (const file of files) {
         const value = values[file];

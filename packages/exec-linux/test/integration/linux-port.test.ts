@@ -69,6 +69,16 @@ describeKernel('createLinuxPort against the real kernel (in a namespace)', () =>
     });
   });
 
+  it('a parameter problem on line 1 of a 1,000,000-line text resolves with exit 2 (ipset stops reading stdin)', async () => {
+    const port = createLinuxPort({ netns: ns.name });
+    const text = `bogus\n${'-A azure-npm-x 10.0.0.1\n'.repeat(1_000_000)}`;
+    expect(await port.restore(text)).toEqual({
+      exitCode: 2,
+      stdout: '',
+      stderr: "ipset v7.17: No command specified: unknown argument bogus\nTry `ipset help' for more information.\n",
+    });
+  });
+
   it('an empty namespace saves and lists nothing', async () => {
     const port = createLinuxPort({ netns: ns.name });
     expect(await port.save()).toEqual({ exitCode: 0, stdout: '', stderr: '' });

@@ -58,6 +58,22 @@ describe('createLinuxPort: commands', () => {
     expect(call?.stdin === text).toBe(true);
   });
 
+  it('a child that exits without reading a 30 MB stdin resolves with its exit code (EPIPE is not an error)', async () => {
+    const port = createLinuxPort({ ipsetPath: bin.ipset });
+    const stderr = "ipset v7.17: No command specified: unknown argument bogus\nTry `ipset help' for more information.\n";
+    await bin.behave({ noRead: true, exitCode: 2, stderr });
+    const text = `bogus\n${'-A azure-npm-123456789 10.0.0.1\n'.repeat(1_000_000)}`;
+    await expect(port.restore(text)).resolves.toEqual({ exitCode: 2, stdout: '', stderr });
+  });
+
+  it('keeps multi-byte characters intact across stdin chunk boundaries', async () => {
+    const port = createLinuxPort({ ipsetPath: bin.ipset });
+    // Lines of 3-byte and 4-byte (surrogate pair) characters straddle the 1 MiB chunk size.
+    const text = `${'é€😀 line\n'.repeat(300_000)}`;
+    await port.restore(text);
+    expect((await bin.calls())[0]?.stdin === text).toBe(true);
+  });
+
   it('passes env to the child (merged over process.env)', async () => {
     const port = createLinuxPort({ ipsetPath: bin.ipset, env: { IPSETS_PORT_TEST: 'from-env' } });
     await bin.behave({ envVar: 'IPSETS_PORT_TEST' });
