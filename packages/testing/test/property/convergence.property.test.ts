@@ -17,9 +17,9 @@ import {
   applyManagerCall,
   assertConverged,
   assertForeignUntouched,
-  convergenceProblems,
   assertReportTruthful,
   buildKernel,
+  convergenceProblems,
   createFakePort,
   desiredStateArb,
   faultPlanArb,
@@ -96,6 +96,25 @@ function redundantDelFalseAlarms(report: ApplyReport): string[] {
 }
 
 /**
+ * Lists a report names as failed only because it re-sent `-D list member` for a member
+ * set that no longer exists (the del fails with member-set-missing although the list
+ * cannot hold a set that does not exist). Known core defect, pinned below.
+ */
+function staleListDeletes(report: ApplyReport, kernel: FakeKernel): string[] {
+  const names = new Set(kernel.setNames());
+  return report.failedSets.filter((set) => {
+    const mine = report.skipped.filter((s) => s.set === set);
+    return (
+      mine.length > 0 &&
+      mine.every((s) => {
+        const line = report.plan.lines[s.index]!;
+        return line.op === 'del' && s.kind === 'member-set-missing' && line.member !== undefined && !names.has(line.member);
+      })
+    );
+  });
+}
+
+/**
  * Runs a fault-free driver until it is not cut short by its attempt budget. Each error
  * costs one `ipset restore` attempt (at most 5, the seed's limit), so a kernel with more
  * unfixable lines than that (lists that cannot hold a set stuck as another type) needs
@@ -152,7 +171,7 @@ describe('reconcileIPSets over the fake kernel with injected faults', () => {
         assertReportTruthful(rerun, kernel, desired);
         assertCompletelyConverged(kernel, desired, rerun);
       }),
-      fcOptions(FILE, 500),
+      fcOptions(FILE, 2000),
     );
   });
 });
@@ -200,12 +219,42 @@ describe('applyIPSets over the fake kernel for manager call sequences with injec
 
         const desired = manager.desiredState();
         const final = await settle(() => applyIPSets(manager, createFakePort(kernel)));
-        expect(final.failedSets).toEqual([]);
+        // Known core defect (see the pinned test below): tolerated only in its exact form,
+        // and the sets it makes the report name must really be converged.
+        const stale = staleListDeletes(final, kernel);
+        expect(convergenceProblems(kernel, desired).filter((p) => stale.includes(p.set))).toEqual([]);
+        expect(final.failedSets.filter((s) => !stale.includes(s))).toEqual([]);
         expect(final.inUseSets).toEqual([]);
-        assertCompletelyConverged(kernel, desired, final);
+        assertCompletelyConverged(kernel, desired, { ...final, failedSets: final.failedSets.filter((s) => !stale.includes(s)) });
         assertForeignUntouched(before, kernel.saveText(), manager.owner);
       }),
-      fcOptions(FILE, 400),
+      fcOptions(FILE, 1000),
     );
+  });
+});
+
+describe('known core defects (reported; each test asserts the correct behaviour and is expected to fail until fixed)', () => {
+  it.fails('a list that failed an apply re-sends "-D list member" after the member set was destroyed; the del fails with member-set-missing at every later apply (false failure, consecutive failures climb)', async () => {
+    const kernel = new FakeKernel();
+    const manager = new IPSetManager();
+    const team = { name: 'team', type: 'keyLabelOfNamespace' as const };
+    const http = { name: 'http', type: 'namedPorts' as const };
+    manager.addToLists([team], [http]);
+    expect((await applyIPSets(manager, createFakePort(kernel))).converged).toBe(true);
+    // The list lets go of http, http is deleted (destroyed at this apply), the list gains dns;
+    // the add of dns fails once, so the list stays dirty with its whole delta.
+    manager.removeFromList(team, [http]);
+    expect(manager.deleteIPSet('namedport:http')).toBe(true);
+    manager.addToLists([team], [{ name: 'dns', type: 'namedPorts' }]);
+    const faulty = faultyPort(kernel, { faults: [{ kind: 'fail-line', call: 0, target: 'add', pick: 0, side: 'kernel', variant: 1 }] });
+    expect((await applyIPSets(manager, faulty)).converged).toBe(false);
+    // A fault-free apply converges the list; the next one has nothing to do.
+    const retry = await applyIPSets(manager, createFakePort(kernel));
+    assertConverged(kernel, manager.desiredState());
+    expect({ converged: retry.converged, failedSets: retry.failedSets, consecutiveFailures: manager.consecutiveApplyFailures }).toEqual({
+      converged: true,
+      failedSets: [],
+      consecutiveFailures: 0,
+    });
   });
 });

@@ -120,7 +120,7 @@ describe('no lost updates under userspace errors inside add batches', () => {
   it("core's session: every missing desired member is a line the report skipped", async () => {
     await fc.assert(
       fc.asyncProperty(scenario, (s) => runScenario(s)),
-      fcOptions(FILE, 300),
+      fcOptions(FILE, 1000),
     );
   });
 
