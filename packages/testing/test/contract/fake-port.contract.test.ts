@@ -9,7 +9,3 @@ describePortContract('fake port over FakeKernel', async () => {
     unreference: async (set) => kernel.unreference(set),
   };
 });
-
-describePortContract('fake port over FakeKernel, without iptables references', async () => ({
-  port: createFakePort(new FakeKernel()),
-}));

@@ -11,9 +11,22 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canonicalMember, classifyIpsetError, kernelTypeOfSpec, reconcileIPSets } from '@ipsets/core';
+import { IPSetManager, applyIPSets, canonicalMember, classifyIpsetError, kernelTypeOfSpec, reconcileIPSets } from '@ipsets/core';
 import type { ApplyReport, CommandResult, DesiredState, IpsetPort } from '@ipsets/core';
-import { buildKernel, canonicalSave, desiredStateArb, faultPlanArb, faultyPort, kernelNearArb, managerDesiredStateArb, restoreLineOp } from '@ipsets/testing';
+import {
+  FakeKernel,
+  applyManagerCall,
+  buildKernel,
+  canonicalSave,
+  desiredStateArb,
+  faultPlanArb,
+  faultyPort,
+  kernelNearArb,
+  managerCallsArb,
+  managerConfigArb,
+  managerDesiredStateArb,
+  restoreLineOp,
+} from '@ipsets/testing';
 import type { FaultPlan, FaultyPort, InitialKernel } from '@ipsets/testing';
 import { excerpt, fcOptions } from './fc-options.js';
 
@@ -116,7 +129,30 @@ function seedStyle(port: IpsetPort): IpsetPort {
   };
 }
 
+/** Manager call sequences applied once to an empty kernel, with userspace errors inside add batches. */
+const applyScenario = fc.record({
+  config: managerConfigArb(),
+  calls: managerCallsArb({ maxLength: 25 }),
+  faults: faultPlanArb({ kinds: ['fail-line'], targets: ['in-add-batch'], sides: ['userspace'], calls: 3, maxFaults: 3 }),
+});
+
 describe('no lost updates under userspace errors inside add batches', () => {
+  it("applyIPSets (manager call sequences): every missing desired member is a line the report skipped", async () => {
+    await fc.assert(
+      fc.asyncProperty(applyScenario, async ({ config, calls, faults }) => {
+        const manager = new IPSetManager(config);
+        for (const call of calls) applyManagerCall(manager, call);
+        const desired = manager.desiredState();
+        const kernel = new FakeKernel();
+        const port = faultyPort(kernel, faults);
+        const report = await applyIPSets(manager, port);
+        const lost = lostMembers(desired, kernel.saveText(), report);
+        expect(lost, `faults: ${JSON.stringify(port.armed)}`).toEqual([]);
+      }),
+      fcOptions(FILE, 500),
+    );
+  });
+
   it("core's session: every missing desired member is a line the report skipped", async () => {
     await fc.assert(
       fc.asyncProperty(scenario, (s) => runScenario(s)),
