@@ -33,8 +33,18 @@ export const APPLY_HANDLERS = Object.freeze({
   ),
   /** `-A` to a hash set. */
   addToSet: handlers({ when: 'any', then: 'skip-line', report: 'not-converged' }),
-  /** `-D`. */
+  /** `-D` from a hash set. */
   del: handlers({ when: 'any', then: 'skip-line', report: 'not-converged' }),
+  /**
+   * `-D` from a list (not in the seed): a member set that no longer exists cannot be
+   * in the list, so the delete's goal already holds. Without this a list whose apply
+   * failed once re-sends `-D list gone-member` forever and counts toward the
+   * consecutive-failure limit while the kernel is correct.
+   */
+  delFromList: handlers(
+    { when: 'member-set-missing', then: 'skip-line', report: 'ignorable' },
+    { when: 'any', then: 'skip-line', report: 'not-converged' },
+  ),
   /** `-F` of a set to destroy: aborting the section drops its `-X`. */
   flush: handlers(
     { when: 'set-missing', then: 'skip-section', report: 'ignorable' },
@@ -99,7 +109,8 @@ class Builder {
   }
 
   del(set: PlanSetView, member: string, section: string): void {
-    this.lines[this.n++] = { op: 'del', set: set.kernelName, member, section, onError: APPLY_HANDLERS.del };
+    const onError = set.info.kind === 'list' ? APPLY_HANDLERS.delFromList : APPLY_HANDLERS.del;
+    this.lines[this.n++] = { op: 'del', set: set.kernelName, member, section, onError };
   }
 
   resyncFlush(set: PlanSetView, section: string): void {

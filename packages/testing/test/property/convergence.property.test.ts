@@ -96,25 +96,6 @@ function redundantDelFalseAlarms(report: ApplyReport): string[] {
 }
 
 /**
- * Lists a report names as failed only because it re-sent `-D list member` for a member
- * set that no longer exists (the del fails with member-set-missing although the list
- * cannot hold a set that does not exist). Known core defect, pinned below.
- */
-function staleListDeletes(report: ApplyReport, kernel: FakeKernel): string[] {
-  const names = new Set(kernel.setNames());
-  return report.failedSets.filter((set) => {
-    const mine = report.skipped.filter((s) => s.set === set);
-    return (
-      mine.length > 0 &&
-      mine.every((s) => {
-        const line = report.plan.lines[s.index]!;
-        return line.op === 'del' && s.kind === 'member-set-missing' && line.member !== undefined && !names.has(line.member);
-      })
-    );
-  });
-}
-
-/**
  * Runs a fault-free driver until it is not cut short by its attempt budget. Each error
  * costs one `ipset restore` attempt (at most 5, the seed's limit), so a kernel with more
  * unfixable lines than that (lists that cannot hold a set stuck as another type) needs
@@ -219,13 +200,9 @@ describe('applyIPSets over the fake kernel for manager call sequences with injec
 
         const desired = manager.desiredState();
         const final = await settle(() => applyIPSets(manager, createFakePort(kernel)));
-        // Known core defect (see the pinned test below): tolerated only in its exact form,
-        // and the sets it makes the report name must really be converged.
-        const stale = staleListDeletes(final, kernel);
-        expect(convergenceProblems(kernel, desired).filter((p) => stale.includes(p.set))).toEqual([]);
-        expect(final.failedSets.filter((s) => !stale.includes(s))).toEqual([]);
+        expect(final.failedSets).toEqual([]);
         expect(final.inUseSets).toEqual([]);
-        assertCompletelyConverged(kernel, desired, { ...final, failedSets: final.failedSets.filter((s) => !stale.includes(s)) });
+        assertCompletelyConverged(kernel, desired, final);
         assertForeignUntouched(before, kernel.saveText(), manager.owner);
       }),
       fcOptions(FILE, 1000),
@@ -233,8 +210,8 @@ describe('applyIPSets over the fake kernel for manager call sequences with injec
   });
 });
 
-describe('known core defects (reported; each test asserts the correct behaviour and is expected to fail until fixed)', () => {
-  it.fails('a list that failed an apply re-sends "-D list member" after the member set was destroyed; the del fails with member-set-missing at every later apply (false failure, consecutive failures climb)', async () => {
+describe('regressions found by the convergence properties', () => {
+  it('a list that failed an apply re-sends "-D list member" after the member set was destroyed; the del of a member set that no longer exists is ignorable, so the list converges (was: false failure at every later apply, consecutive failures climbing)', async () => {
     const kernel = new FakeKernel();
     const manager = new IPSetManager();
     const team = { name: 'team', type: 'keyLabelOfNamespace' as const };
