@@ -62,7 +62,7 @@ export function renderChart(options: ChartOptions): string {
   const width = options.width ?? 760;
   const height = options.height ?? 440;
   const left = 78;
-  const right = 250;
+  const right = 260;
   const top = 58;
   const bottom = 56;
   const plotW = width - left - right;

@@ -473,7 +473,7 @@ const series: ChartSeries[] = [
     points: SIZES.map((x) => ({ x, y: 0.1 * med(realLabel(x)) })),
   },
   { name: 'W3 ours: plan one pod change', color: '#2ca02c', points: SIZES.map((x) => ({ x, y: med(w3Label(x)) })) },
-  { name: 'W3 ours: addToSets/removeFromSets', color: '#8c6d31', points: SIZES.map((x) => ({ x, y: med(w3MutateLabel(x)) })) },
+  { name: 'W3 ours: the add/remove call', color: '#8c6d31', points: SIZES.map((x) => ({ x, y: med(w3MutateLabel(x)) })) },
 ];
 const chart = renderChart({
   title: 'Time against state size (log-log)',
