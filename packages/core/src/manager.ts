@@ -85,7 +85,7 @@ export interface CommitResult {
   readonly stale: boolean;
   /** Prefixed names whose planned change reached the kernel. */
   readonly applied: readonly string[];
-  /** Prefixed names that stay dirty (failed, in use, or the session was fatal). */
+  /** Prefixed names that stay dirty (failed, in use, or not reached before a fatal end). */
   readonly kept: readonly string[];
 }
 
@@ -643,9 +643,11 @@ export class IPSetManager {
 
   /**
    * Takes the report of running a plan made from this manager and clears from the
-   * dirty cache only what that plan covered and reached the kernel: nothing when the
-   * session was fatal; otherwise every planned set except `report.failedSets` and
-   * `report.inUseSets` (those stay dirty so the next apply retries them). Changes made
+   * dirty cache only what that plan covered and reached the kernel: every planned set
+   * except `report.failedSets` and `report.inUseSets` (those stay dirty so the next
+   * apply retries them). A fatal report names as failed every set with a line not known
+   * to be applied, so the sets that landed before a session ended early are cleared
+   * too, and the next apply starts past them instead of replaying them. Changes made
    * after planning always stay dirty. A failed set that also changed after planning is
    * re-sent whole at the next apply (its kernel contents are unknown).
    *
@@ -661,13 +663,12 @@ export class IPSetManager {
       return { stale: true, applied: [], kept: [] };
     }
     this.pending = undefined;
-    const fatal = report.fatal !== undefined;
     const failed = new Set<string>([...(report.failedSets ?? []), ...(report.inUseSets ?? [])]);
     const applied: string[] = [];
     const kept: string[] = [];
     for (const planned of basis.planned.values()) {
       const later = pending.shadow.get(planned.name);
-      if (!fatal && !failed.has(planned.kernelName)) {
+      if (!failed.has(planned.kernelName)) {
         if (later === undefined) this.dirty.forget(planned.name);
         else this.dirty.adopt(later);
         applied.push(planned.name);

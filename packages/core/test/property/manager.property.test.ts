@@ -251,7 +251,17 @@ function run(kernel: Kernel, plan: RestorePlan, failAfter: readonly number[], fa
   for (let i = 0; i < plan.lines.length; i++) {
     const line = plan.lines[i]!;
     if (fatalAt !== undefined && i >= fatalAt) {
-      return { ...baseReport(plan), converged: false, linesApplied: applied, fatal: { code: 'RESTORE_FAILED', message: 'session died' } };
+      // As the session reports a fatal end: every set with a line not known to be
+      // applied is failed, including the line that was cut off and all after it.
+      for (const rest of plan.lines.slice(i)) failed.add(rest.set);
+      return {
+        ...baseReport(plan),
+        converged: false,
+        linesApplied: applied,
+        failedSets: [...failed],
+        inUseSets: [...inUse],
+        fatal: { code: 'RESTORE_FAILED', message: 'session died' },
+      };
     }
     if (skippedSections.has(line.section)) continue;
     const n = used.get(line.set) ?? 0;

@@ -177,14 +177,26 @@ describe('manager.commit', () => {
     expect(planApply(m).lines).toEqual([]);
   });
 
-  it('clears nothing after a fatal session', () => {
+  it('clears nothing after a fatal session that reached no set', () => {
     const m = applied();
     mixedChanges(m);
     const plan = planApply(m);
-    const result = m.commit(report(plan, { fatal: { code: 'RESTORE_FAILED', message: 'ipset crashed' } }));
+    const all = [...new Set(plan.lines.map((l) => l.set))];
+    const result = m.commit(report(plan, { fatal: { code: 'RESTORE_FAILED', message: 'ipset crashed' }, failedSets: all }));
     expect(result.applied).toEqual([]);
     expect(result.kept).toHaveLength(5);
     expect(text(m)).toBe(MIXED);
+  });
+
+  it('after a fatal session, clears the sets whose lines all landed before it ended', () => {
+    const m = applied();
+    mixedChanges(m);
+    const plan = planApply(m);
+    const notReached = [...new Set(plan.lines.map((l) => l.set))].filter((s) => s !== K.NS);
+    const result = m.commit(report(plan, { fatal: { code: 'RESTORE_FAILED', message: 'attempts exhausted' }, failedSets: notReached }));
+    expect(result.applied).toEqual(['ns-test-ns-set']);
+    expect(result.kept).toHaveLength(4);
+    expect(planApply(m).lines.some((l) => l.set === K.NS)).toBe(false);
   });
 
   it('keeps failed sets dirty and clears the rest', () => {
