@@ -14,7 +14,7 @@ import {
   protocolName,
   serviceByName,
 } from './netdb.js';
-import { parseCNumber, parseCNumberBig } from './numbers.js';
+import { parseCNumber, parseCNumberBig, scanHex } from './numbers.js';
 
 /** Set types the fake models. */
 export type SetTypeName = 'hash:ip' | 'hash:net' | 'hash:ip,port' | 'list:set';
@@ -331,16 +331,28 @@ function parseU64(text: string): bigint {
   return BigInt(v);
 }
 
-function parseHexPair(text: string, sep: string, what: string): [number, number] {
-  const i = text.indexOf(sep);
-  const a = i < 0 ? text : text.slice(0, i);
-  const b = i < 0 ? undefined : text.slice(i + 1);
-  const av = parseCNumber(sep === ':' ? `0x${a}` : a, 0, 4294967295);
-  if (typeof av === 'string') syntaxError(`Invalid ${what} format: ${text}`);
-  if (b === undefined) return [av, sep === '/' ? 0xffffffff : 0];
-  const bv = parseCNumber(sep === ':' ? `0x${b}` : b, 0, 4294967295);
-  if (typeof bv === 'string') syntaxError(`Invalid ${what} format: ${text}`);
-  return [av, bv];
+/**
+ * ipset_parse_skbmark(): `sscanf(str, "0x%lx/0x%lx")`, else `sscanf(str, "0x%lx")` with
+ * mask 0xffffffff. So the literal lower-case `0x` is required (`1`, `0X1` fail), trailing
+ * text is ignored (`0x1zz`, `0x1/255` keep the default mask), and both halves keep only
+ * their low 32 bits (the kernel gets `mark << 32 | mask` as one u64).
+ */
+function parseSkbmark(text: string): [number, number] {
+  const mark = text.startsWith('0x') ? scanHex(text, 2) : null;
+  if (mark === null) syntaxError('Invalid skbmark format, it should be:  MARK/MASK or MARK (see manpage)');
+  const mask = text.startsWith('/0x', mark.end) ? scanHex(text, mark.end + 3) : null;
+  return [Number(mark.value & 0xffffffffn), mask === null ? 0xffffffff : Number(mask.value & 0xffffffffn)];
+}
+
+/**
+ * ipset_parse_skbprio(): `sscanf(str, "%x:%x")` (both needed, trailing text ignored);
+ * the kernel gets `maj << 16 | (min & 0xffff)` in 32 bits, so each half keeps 16 bits.
+ */
+function parseSkbprio(text: string): [number, number] {
+  const major = scanHex(text, 0);
+  const minor = major !== null && text[major.end] === ':' ? scanHex(text, major.end + 1) : null;
+  if (major === null || minor === null) syntaxError('Invalid skbprio format, it should be:MAJOR:MINOR (see manpage)');
+  return [Number(major.value & 0xffffn), Number(minor.value & 0xffffn)];
 }
 
 /**
@@ -392,10 +404,10 @@ export function parseAdt(words: readonly string[], start: number, end: number, c
         ext.comment = arg;
         break;
       case 'skbmark':
-        ext.skbmark = parseHexPair(arg, '/', 'skbmark');
+        ext.skbmark = parseSkbmark(arg);
         break;
       case 'skbprio':
-        ext.skbprio = parseHexPair(arg, ':', 'skbprio');
+        ext.skbprio = parseSkbprio(arg);
         break;
       case 'skbqueue': {
         const q = parseCNumber(arg, 0, 65535);

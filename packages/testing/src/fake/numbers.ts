@@ -90,3 +90,44 @@ export function parseCNumberBig(str: string, min: bigint, max: bigint): number |
   if (r.erange) return `'${str}' is out of range ${min}-${max}`;
   return `'${str}' is invalid as number`;
 }
+
+/** Result of {@link scanHex}: the value as `unsigned long` and the index after it. */
+export interface ScanResult {
+  value: bigint;
+  end: number;
+}
+
+/**
+ * glibc sscanf's `%lx` at `str[pos]`: leading white space, a sign, an optional `0x`/`0X`,
+ * hex digits; overflow saturates to ULONG_MAX, a minus negates modulo 2^64. A bare
+ * `0x` reads as 0 (glibc consumes it); no digit at all is a matching failure (null).
+ */
+export function scanHex(str: string, pos: number): ScanResult | null {
+  let i = pos;
+  while (i < str.length && isCSpace(str.charCodeAt(i))) i++;
+  let negative = false;
+  if (str[i] === '+' || str[i] === '-') {
+    negative = str[i] === '-';
+    i++;
+  }
+  let digits = 0;
+  if (str[i] === '0') {
+    digits++;
+    i++;
+    if (str[i] === 'x' || str[i] === 'X') i++;
+  }
+  let value = 0n;
+  let overflow = false;
+  for (; i < str.length; i++) {
+    const d = digitValue(str.charCodeAt(i));
+    if (d >= 16) break;
+    digits++;
+    if (!overflow) {
+      value = value * 16n + BigInt(d);
+      if (value > U64_MAX) overflow = true;
+    }
+  }
+  if (digits === 0) return null;
+  if (overflow) return { value: U64_MAX, end: i };
+  return { value: negative ? (U64_MAX + 1n - value) & U64_MAX : value, end: i };
+}

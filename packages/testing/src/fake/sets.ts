@@ -115,13 +115,14 @@ function newEntryData(e: Elem, o: ExtFlags, prev?: EntryData): EntryData {
     d.bytes = x?.bytes ?? prev?.bytes ?? 0n;
   }
   if (o.comment && x?.comment !== undefined) d.comment = x.comment;
-  if (o.skbinfo) {
-    const mark = x?.skbmark ?? prev?.skbmark;
-    const prio = x?.skbprio ?? prev?.skbprio;
-    const queue = x?.skbqueue ?? prev?.skbqueue;
-    if (mark !== undefined) d.skbmark = mark;
-    if (prio !== undefined) d.skbprio = prio;
-    if (queue !== undefined) d.skbqueue = queue;
+  // ip_set_init_skbinfo() copies the line's values (zero when absent) even over an
+  // existing entry (-exist), and the kernel reports nonzero values only: so zero is absent.
+  if (o.skbinfo && x !== null) {
+    const mark = x.skbmark;
+    const prio = x.skbprio;
+    if (mark !== undefined && (mark[0] !== 0 || mark[1] !== 0)) d.skbmark = mark;
+    if (prio !== undefined && (prio[0] !== 0 || prio[1] !== 0)) d.skbprio = prio;
+    if (x.skbqueue !== undefined && x.skbqueue !== 0) d.skbqueue = x.skbqueue;
   }
   return d;
 }
