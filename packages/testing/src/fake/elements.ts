@@ -27,16 +27,17 @@ export type AdtCmd = 'add' | 'del' | 'test';
  * How a line failed in userspace:
  * - `session`: printed as `Error in line N: msg`, rc 1 (U in the spec);
  * - `parameter`: printed without line number plus the Try-line, rc 2 (P);
- * - `raw`: printed as is without line number, rc 1 (port errors, the mandatory-flags bug);
- * - `icmp-family`: icmp/icmpv6 of the wrong family (outcome depends on the session, §3.2).
+ * - `raw`: printed as is without line number, rc 1 (port errors, the mandatory-flags bug).
  */
-export type FailureKind = 'session' | 'parameter' | 'raw' | 'icmp-family';
+export type FailureKind = 'session' | 'parameter' | 'raw';
 
 /** A userspace failure of one line. */
 export class ParseFailure {
   constructor(
     readonly kind: FailureKind,
     readonly message: string,
+    /** A syntax error the parser reported earlier on the line but did not fail on ({@link Elem.familyError}). */
+    readonly earlier?: string,
   ) {}
 }
 
@@ -84,6 +85,11 @@ export class Elem {
   need = 0;
   /** Injected kernel failure (fault plans). */
   fault: string | null = null;
+  /**
+   * An icmp type of the other family (`icmpv6:ping` in an inet set): ipset 7.17 reports
+   * this syntax error but parses on as if it succeeded, with the set name lost (§3.2).
+   */
+  familyError: string | null = null;
 }
 
 // Wire accounting scratch (module level to stay allocation free).
@@ -273,7 +279,13 @@ function parseProtoPort(e: Elem, text: string, family: Family): void {
       return;
     }
     if (proto === IPPROTO_ICMP || proto === IPPROTO_ICMPV6) {
-      if ((proto === IPPROTO_ICMP) !== (family === 4)) throw new ParseFailure('icmp-family', '');
+      if ((proto === IPPROTO_ICMP) !== (family === 4)) {
+        e.familyError =
+          proto === IPPROTO_ICMP
+            ? 'Syntax error: Protocol ICMP can be used with family inet only'
+            : 'Syntax error: Protocol ICMPv6 can be used with family inet6 only';
+        return;
+      }
       parseIcmp(e, rest, proto === IPPROTO_ICMPV6);
       return;
     }
@@ -370,6 +382,20 @@ export function parseAdt(words: readonly string[], start: number, end: number, c
   } else {
     parseHashElem(e, text, view);
   }
+  try {
+    parseOptions(e, words, start, end, cmd, view);
+  } catch (err) {
+    // Outside restore mode both reports are printed, the swallowed one first.
+    if (e.familyError !== null && err instanceof ParseFailure && err.kind === 'session') {
+      throw new ParseFailure('session', err.message, e.familyError);
+    }
+    throw err;
+  }
+  accountWire(e, view);
+  return e;
+}
+
+function parseOptions(e: Elem, words: readonly string[], start: number, end: number, cmd: AdtCmd, view: SetView): void {
   for (let i = start + 1; i < end; i++) {
     const word = words[i] as string;
     const opt = matchOption(word, allowedOptions(view.type, cmd));
@@ -417,8 +443,6 @@ export function parseAdt(words: readonly string[], start: number, end: number, c
       }
     }
   }
-  accountWire(e, view);
-  return e;
 }
 
 function parseHashElem(e: Elem, text: string, view: SetView): void {

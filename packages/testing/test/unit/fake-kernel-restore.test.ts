@@ -361,6 +361,80 @@ describe('§2.3 what survives an error (every row)', () => {
     expect(run(['create a hash:ip,port', 'del a 10.0.0.2,icmpv6:ping']).r).toEqual({ exitCode: 1, stdout: '', stderr: msg });
     expect(run(['create a hash:ip,port family inet6', 'test a ::1,icmp:ping']).r.stderr).toBe(msg);
   });
+
+  describe('icmp type of the other family on add, by what is pending (fixes the differential defect: pending DEL batch lost)', () => {
+    const SETS = ['create m hash:ip', 'create p hash:ip,port', 'create p6 hash:ip,port family inet6', 'add m 10.0.0.1', 'add p 10.0.0.5,80', 'add p6 ::5,80', 'create z hash:ip'];
+    const NOT_ADDED = "Element cannot be deleted from the set: it's not added";
+    const rows: { name: string; lines: string[]; stderr: string; exitCode?: number; m: string[]; p?: string[]; p6?: string[] }[] = [
+      { name: 'nothing pending', lines: ['add p 10.0.0.1,icmpv6:ping'], stderr: 'Error in line 8: Invalid add command: missing setname', m: ['10.0.0.1'] },
+      { name: 'pending del batch on another set that fails: its kernel error wins', lines: ['del m 10.0.0.9', 'add p 10.0.0.1,icmpv6:ping'], stderr: `Error in line 8: ${NOT_ADDED}`, m: ['10.0.0.1'] },
+      { name: 'pending del batch on another set that succeeds: applied, then the add fails', lines: ['del m 10.0.0.1', 'add p 10.0.0.1,icmpv6:ping'], stderr: 'Error in line 9: Invalid add command: missing setname', m: [] },
+      { name: 'pending del batch on the same set that fails', lines: ['del p 10.0.0.9,80', 'add p 10.0.0.1,icmpv6:ping'], stderr: `Error in line 8: ${NOT_ADDED}`, m: ['10.0.0.1'] },
+      { name: 'pending del batch on the same set that succeeds', lines: ['del p 10.0.0.5,80', 'add p 10.0.0.1,icmpv6:ping'], stderr: 'Error in line 9: Invalid add command: missing setname', m: ['10.0.0.1'], p: [] },
+      { name: 'icmp in inet6, pending del batch on the same set', lines: ['del p6 ::5,80', 'add p6 ::1,icmp:ping'], stderr: 'Error in line 9: Invalid add command: missing setname', m: ['10.0.0.1'], p6: [] },
+      { name: 'icmp in inet6, pending del batch that fails', lines: ['del p6 ::9,80', 'add p6 ::1,icmp:ping'], stderr: `Error in line 8: ${NOT_ADDED}`, m: ['10.0.0.1'] },
+      { name: 'icmp in inet6, pending del batch on another set', lines: ['del m 10.0.0.1', 'add p6 ::1,icmp:ping'], stderr: 'Error in line 9: Invalid add command: missing setname', m: [] },
+      { name: 'an add batch cut by a del: only the del batch is pending', lines: ['add m 10.0.0.2', 'del m 10.0.0.1', 'add p 10.0.0.1,icmpv6:ping'], stderr: 'Error in line 10: Invalid add command: missing setname', m: ['10.0.0.2'] },
+      { name: 'del batch already sent by COMMIT', lines: ['del m 10.0.0.1', 'COMMIT', 'add p 10.0.0.1,icmpv6:ping'], stderr: 'Error in line 10: Invalid add command: missing setname', m: [] },
+      { name: 'a later option error on the line wins (the family error is swallowed)', lines: ['del m 10.0.0.9', 'add p 10.0.0.1,icmpv6:ping timeout abc'], stderr: "Error in line 9: Syntax error: 'abc' is invalid as number", m: ['10.0.0.1'] },
+      { name: 'a later decimal skbmark wins too', lines: ['add p 10.0.0.1,icmpv6:ping skbmark 1'], stderr: 'Error in line 8: Syntax error: Invalid skbmark format, it should be:  MARK/MASK or MARK (see manpage)', m: ['10.0.0.1'] },
+    ];
+    for (const row of rows) {
+      it(row.name, () => {
+        const { r, k } = run([...SETS, ...row.lines]);
+        expect(r).toEqual({ exitCode: row.exitCode ?? 1, stdout: '', stderr: `${P}${row.stderr}\n` });
+        expect(sorted(k, 'm')).toEqual(row.m);
+        expect(sorted(k, 'p')).toEqual(row.p ?? ['10.0.0.5,tcp:80']);
+        expect(sorted(k, 'p6')).toEqual(row.p6 ?? ['::5,tcp:80']);
+      });
+    }
+
+    it.each([
+      ['add m 10.0.0.2', 'add p 10.0.0.1,icmpv6:ping'],
+      ['add m 10.0.0.2', 'add p6 ::1,icmp:ping'],
+      ['add p 10.0.0.2,80', 'add p 10.0.0.1,icmpv6:ping'],
+      // The previous *command* decides, not the batch: after COMMIT it still segfaults.
+      ['add m 10.0.0.2\nCOMMIT', 'add p 10.0.0.1,icmpv6:ping'],
+    ])('previous command an add (%s): segmentation fault, the pending batch lost', (before, line) => {
+      const { r, k } = run([...SETS, ...before.split('\n'), line]);
+      expect(r).toEqual({ exitCode: 139, stdout: '', stderr: '', signal: 'SIGSEGV' });
+      expect(sorted(k, 'm')).toEqual(before.includes('COMMIT') ? ['10.0.0.1', '10.0.0.2'] : ['10.0.0.1']);
+      expect(sorted(k, 'p')).toEqual(['10.0.0.5,tcp:80']);
+    });
+
+    it('a parameter error later on the line wins over the segfault', () => {
+      const { r } = run([...SETS, 'add m 10.0.0.2', 'add p 10.0.0.1,icmpv6:ping bogus']);
+      expect(r).toEqual({ exitCode: 2, stdout: '', stderr: `${P}Unknown argument: \`bogus'\n${TRY}` });
+    });
+
+    it('del/test with a pending del batch: the mandatory-flags message, the batch lost', () => {
+      const msg = `${P}There are missing mandatory flags but can't check them. It's a bug, please report the problem.\n`;
+      for (const line of ['del p 10.0.0.1,icmpv6:ping', 'test p 10.0.0.1,icmpv6:ping']) {
+        const { r, k } = run([...SETS, 'del m 10.0.0.1', line]);
+        expect(r).toEqual({ exitCode: 1, stdout: '', stderr: msg });
+        expect(sorted(k, 'm')).toEqual(['10.0.0.1']);
+      }
+    });
+
+    it('outside restore mode the swallowed syntax error is printed too', () => {
+      const k = kernelWith('create p hash:ip,port\ncreate p6 hash:ip,port family inet6\n');
+      expect(k.exec(['add', 'p', '10.0.0.1,icmpv6:ping'])).toEqual({
+        exitCode: 1,
+        stdout: '',
+        stderr: `${P}Syntax error: Protocol ICMPv6 can be used with family inet6 only\nInvalid add command: missing setname\n`,
+      });
+      expect(k.exec(['add', 'p6', '::1,icmp:ping']).stderr).toBe(
+        `${P}Syntax error: Protocol ICMP can be used with family inet only\nInvalid add command: missing setname\n`,
+      );
+      expect(k.exec(['add', 'p', '10.0.0.1,icmpv6:ping', 'timeout', 'abc']).stderr).toBe(
+        `${P}Syntax error: Protocol ICMPv6 can be used with family inet6 only\nSyntax error: 'abc' is invalid as number\n`,
+      );
+      expect(k.exec(['-q', 'add', 'p', '10.0.0.1,icmpv6:ping'])).toEqual({ exitCode: 1, stdout: '', stderr: '' });
+      expect(k.exec(['del', 'p', '10.0.0.1,icmpv6:ping']).stderr).toBe(
+        `${P}There are missing mandatory flags but can't check them. It's a bug, please report the problem.\n`,
+      );
+    });
+  });
 });
 
 describe('§2.3 long runs and §2.4 batch capacity', () => {
