@@ -1,6 +1,7 @@
 /**
  * Random `ipset restore` scripts for the fake-versus-real differential test: valid and
- * invalid lines over hash:ip, hash:net, hash:ip,port and list:set, errors caught in
+ * invalid lines over hash:ip (also inet6, with counters/comment/timeout, with skbinfo),
+ * hash:net, hash:ip,port and list:set, errors caught in
  * userspace and in the kernel, `-exist` (per line and per run), seed syntax
  * (`-N … --exist nethash`), and long add runs that cross the 4096-byte batch boundary.
  *
@@ -17,7 +18,7 @@ export interface RestoreScript {
   exist: boolean;
 }
 
-type SetType = 'hash:ip' | 'hash:net' | 'hash:ip,port' | 'list:set' | 'hash:ip6' | 'hash:ip-ext';
+type SetType = 'hash:ip' | 'hash:net' | 'hash:ip,port' | 'list:set' | 'hash:ip6' | 'hash:ip-ext' | 'hash:ip-skb';
 
 /** The set names scripts use, with the type each is created with (`x…` are never created). */
 const POOL: readonly { name: string; type: SetType }[] = [
@@ -30,12 +31,14 @@ const POOL: readonly { name: string; type: SetType }[] = [
   { name: 'six', type: 'hash:ip6' },
   { name: 'l2', type: 'list:set' },
   { name: 'c', type: 'hash:ip-ext' },
+  { name: 'k', type: 'hash:ip-skb' },
 ];
 
 /** The create line of a pool set. */
 function createOf(set: { name: string; type: SetType }): string {
   if (set.type === 'hash:ip6') return `create ${set.name} hash:ip family inet6`;
   if (set.type === 'hash:ip-ext') return `create ${set.name} hash:ip counters comment timeout 0`;
+  if (set.type === 'hash:ip-skb') return `create ${set.name} hash:ip skbinfo`;
   return `create ${set.name} ${set.type}`;
 }
 const MISSING = ['x', 'nosuch'];
@@ -79,7 +82,28 @@ function element(type: SetType, clean: boolean): fc.Arbitrary<string> {
           { weight: 1, arbitrary: smallIp.map((ip) => `${ip} packets 5 bytes 300`) },
           { weight: 1, arbitrary: smallIp.map((ip) => `${ip} timeout 0 comment x`) },
         ),
-        fc.constantFrom('10.0.0.1 comment "oops', '10.0.0.1 comment', '10.0.0.1 skbmark 0x1', '10.0.0.1 timeout abc'),
+        fc.constantFrom('10.0.0.1 comment "oops', '10.0.0.1 comment', '10.0.0.1 skbmark 0x1', '10.0.0.1 skbmark 1', '10.0.0.1 timeout abc'),
+      );
+    case 'hash:ip-skb':
+      // skbmark is sscanf("0x%lx/0x%lx"): decimal and `0X` fail in userspace, trailing text
+      // is ignored; zero values are not reported; an -exist re-add replaces all three.
+      return mix(
+        clean,
+        fc.oneof(
+          { weight: 2, arbitrary: smallIp },
+          {
+            weight: 3,
+            arbitrary: fc
+              .tuple(
+                smallIp,
+                fc.constantFrom('', ' skbmark 0x1', ' skbmark 0x1/0xff', ' skbmark 0xFF/0x0', ' skbmark 0x0/0x0', ' skbmark 0x1/255', ' skbmark 0x-1', ' skbmark 0x100000002'),
+                fc.constantFrom('', ' skbprio 1:2', ' skbprio 0x10:ffff', ' skbprio 0:0', ' skbprio -1:1'),
+                fc.constantFrom('', ' skbqueue 3', ' skbqueue 0'),
+              )
+              .map(([ip, mark, prio, queue]) => `${ip}${mark}${prio}${queue}`),
+          },
+        ),
+        fc.constantFrom('10.0.0.1 skbmark 1', '10.0.0.1 skbmark 0X1', '10.0.0.1 skbmark 0x', '10.0.0.1 skbprio 1', '10.0.0.1 skbqueue 65536', '10.0.0.1 skbmark'),
       );
     case 'hash:ip6':
       return mix(
@@ -244,10 +268,17 @@ function exoticLine(): fc.Arbitrary<string> {
       'a a 10.0.0.9',
       'cr z hash:ip',
       // An icmp type of the other family: preceded by a flush (nothing pending: a userspace
-      // error) or by an add to the same set (pending add batch: ipset segfaults). After a
-      // pending *del* batch the fake differs (pinned in differential-defects.test.ts).
+      // error), by an add (ipset segfaults), or by a del batch, which is sent first (its
+      // kernel error wins); later option errors on the line win over all of these.
       'flush m\\nadd p 10.0.0.1,icmpv6:ping',
       'add p 10.0.0.9,80\\nadd p 10.0.0.1,icmpv6:ping',
+      'add m 10.0.0.9\\nadd p 10.0.0.1,icmpv6:ping',
+      'del m 10.0.0.1\\nadd p 10.0.0.1,icmpv6:ping',
+      'del m 10.0.0.1\\nadd p 10.0.0.1,icmpv6:ping timeout abc',
+      'del p 10.0.0.1,tcp:80\\nadd p 10.0.0.1,icmpv6:ping',
+      'del m 10.0.0.1\\ndel p 10.0.0.1,icmpv6:ping',
+      'create p6 hash:ip,port family inet6\\ndel a 10.0.0.1\\nadd p6 ::1,icmp:ping',
+      'add p 10.0.0.1,icmpv6:ping skbmark 1',
       'add p 10.0.0.2,icmp:echo-request',
       'add n 10.2.0.0/16 nomatch -exist',
       'add n 10.2.0.0/16 -exist',
