@@ -103,8 +103,10 @@ const deleteSection = (name: string): string => `delete-${name}`;
 interface Wanted {
   readonly set: DesiredSet;
   readonly list: boolean;
-  /** entry key → canonical member (for lists: name → name), in desired order. */
-  readonly entries: Map<string, string>;
+  /** Canonical members (for lists: names), one per kernel entry, in desired order. */
+  readonly members: readonly string[];
+  /** entry key → index in `members` (for lists the key is the name). */
+  readonly entries: Map<string, number>;
 }
 
 type Fate = 'keep' | 'destroy' | 'stay' | 'recreate' | 'conflict-stay';
@@ -139,20 +141,26 @@ function validateDesired(desired: DesiredState): Map<string, Wanted> {
     }
     const kernelType = kernelTypeOfSpec(set.spec);
     const list = kernelType === 'list:set';
-    const entries = new Map<string, string>();
+    const entries = new Map<string, number>();
+    const members: string[] = [];
     for (const raw of set.members) {
       const member = list ? validateSetName(raw) : canonicalMember(kernelType, raw);
       const key = list ? member : entryKey(member);
-      const seen = entries.get(key);
-      if (seen !== undefined && seen !== member) {
-        throw invalid(
-          `Desired set ${quote(name)} holds both ${quote(seen)} and ${quote(member)}; they are one kernel entry, expected only one of them.`,
-          { set: name, members: [seen, member] },
-        );
+      const index = entries.get(key);
+      if (index !== undefined) {
+        const seen = members[index]!;
+        if (seen !== member) {
+          throw invalid(
+            `Desired set ${quote(name)} holds both ${quote(seen)} and ${quote(member)}; they are one kernel entry, expected only one of them.`,
+            { set: name, members: [seen, member] },
+          );
+        }
+        continue;
       }
-      entries.set(key, member);
+      entries.set(key, members.length);
+      members.push(member);
     }
-    wanted.set(name, { set, list, entries });
+    wanted.set(name, { set, list, members, entries });
   }
   return wanted;
 }
@@ -351,21 +359,24 @@ export function planReconcile(
     const f = fate.get(name);
     if (f === 'conflict-stay') continue;
     const section = updateSection(name);
-    const have = new Map<string, string>();
+    const members = w.members;
+    // Marks of the desired members the kernel already holds, by index: a second map of
+    // a million kept members cost more than the lookups themselves.
+    const have = new Uint8Array(members.length);
     if (f === 'keep') {
+      const entries = w.entries;
       for (const m of kernel.get(name)!.members) {
-        const key = entryKey(m);
-        const want = w.entries.get(key);
-        if (want !== m) {
+        const index = entries.get(entryKey(m));
+        if (index !== undefined && members[index] === m) {
+          have[index] = 1;
+        } else {
           // Not desired, or its nomatch flag switches: delete (and add back below).
           line({ op: 'del', set: name, member: m, section, onError: DEL_HANDLERS });
-        } else {
-          have.set(key, m);
         }
       }
     }
-    for (const [key, m] of w.entries) {
-      if (!have.has(key)) line({ op: 'add', set: name, member: m, section, onError: ADD_HANDLERS });
+    for (let i = 0; i < members.length; i++) {
+      if (have[i] === 0) line({ op: 'add', set: name, member: members[i]!, section, onError: ADD_HANDLERS });
     }
   }
 
@@ -373,7 +384,7 @@ export function planReconcile(
   for (const [name, w] of wanted) {
     if (!w.list || fate.get(name) === 'conflict-stay') continue;
     const after = listAfter.get(name) ?? new Set<string>();
-    for (const m of w.entries.values()) {
+    for (const m of w.members) {
       if (!after.has(m)) line({ op: 'add', set: name, member: m, section: updateSection(name), onError: LIST_ADD_HANDLERS });
     }
   }
