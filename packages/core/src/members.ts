@@ -283,6 +283,21 @@ export function canonicalMemberForType(type: SetType, member: string): string {
   }
 }
 
+/**
+ * The address of a host member of a hash:net set in canonical form — `a.b.c.d` or
+ * `a.b.c.d nomatch`, as {@link canonicalMember} returns it and `ipset save` prints
+ * it — as an unsigned 32-bit number, or -1 for anything else (a CIDR, a hash:ip,port
+ * member, a text that is not canonical). Two members with the same address and the
+ * same nomatch flag are the same string, so planners can compare numbers instead of
+ * hashing and comparing a million strings.
+ */
+export function hostAddress(member: string): number {
+  const end = scanIPv4(member, 0);
+  if (end < 0) return -1;
+  if (end === member.length) return scannedIp;
+  return member.length - end === NOMATCH_LEN && member.endsWith(NOMATCH) ? scannedIp : -1;
+}
+
 /** True when a member carries the ` nomatch` flag. */
 export function hasNomatch(member: string): boolean {
   return member.endsWith(NOMATCH);

@@ -35,7 +35,7 @@
  * desired order, kernel sets in snapshot order, members in desired or snapshot order.
  */
 import { IpsetsError, quote } from './errors.js';
-import { canonicalMember, entryKey, validateSetName } from './members.js';
+import { canonicalMember, entryKey, hostAddress, validateSetName } from './members.js';
 import { kernelTypeOfSpec } from './set-types.js';
 import type {
   CreateSpec,
@@ -105,8 +105,67 @@ interface Wanted {
   readonly list: boolean;
   /** Canonical members (for lists: names), one per kernel entry, in desired order. */
   readonly members: readonly string[];
-  /** entry key → index in `members` (for lists the key is the name). */
+  /**
+   * entry key → index in `members` (for lists the key is the name), for the members
+   * that are not in `hosts`.
+   */
   readonly entries: Map<string, number>;
+  /** hash:net sets: the host members (`a.b.c.d[ nomatch]`) by address. */
+  readonly hosts: HostTable | undefined;
+}
+
+/**
+ * Host members of a hash:net set by address (open addressing, linear probing): a
+ * million fresh kernel strings are looked up by the number they spell instead of
+ * by string hash and contents. A slot holds `index + 1` of the member in
+ * `Wanted.members`, negated when the member has ` nomatch`; 0 is empty.
+ */
+class HostTable {
+  private readonly addresses: Int32Array;
+  private readonly slots: Int32Array;
+  private readonly mask: number;
+  private readonly shift: number;
+
+  /** @param capacity the most members it will hold. */
+  constructor(capacity: number) {
+    let bits = 3;
+    while (1 << bits < capacity * 2) bits++;
+    this.addresses = new Int32Array(1 << bits);
+    this.slots = new Int32Array(1 << bits);
+    this.mask = (1 << bits) - 1;
+    this.shift = 32 - bits;
+  }
+
+  /** The slot value of `address` (see the class), or 0 when it is absent. */
+  get(address: number): number {
+    const a = address | 0;
+    const { addresses, slots, mask } = this;
+    // Fibonacci hashing: the high bits of the product mix every bit of the address.
+    for (let i = Math.imul(a, -1640531535) >>> this.shift; ; i = (i + 1) & mask) {
+      const v = slots[i]!;
+      if (v === 0 || addresses[i] === a) return v;
+    }
+  }
+
+  /** Stores `value` for `address` unless it is present; returns the present value, or 0 when stored. */
+  insertIfAbsent(address: number, value: number): number {
+    const a = address | 0;
+    const { addresses, slots, mask } = this;
+    for (let i = Math.imul(a, -1640531535) >>> this.shift; ; i = (i + 1) & mask) {
+      const v = slots[i]!;
+      if (v === 0) {
+        addresses[i] = a;
+        slots[i] = value;
+        return 0;
+      }
+      if (addresses[i] === a) return v;
+    }
+  }
+}
+
+/** True for a member `hostAddress` accepted that ends in ` nomatch` (a plain address ends in a digit). */
+function endsInNomatch(member: string): boolean {
+  return member.charCodeAt(member.length - 1) === 104; /* h */
 }
 
 type Fate = 'keep' | 'destroy' | 'stay' | 'recreate' | 'conflict-stay';
@@ -143,10 +202,19 @@ function validateDesired(desired: DesiredState): Map<string, Wanted> {
     const list = kernelType === 'list:set';
     const entries = new Map<string, number>();
     const members: string[] = [];
+    const hosts = kernelType === 'hash:net' ? new HostTable(set.members.length) : undefined;
     for (const raw of set.members) {
       const member = list ? validateSetName(raw) : canonicalMember(kernelType, raw);
-      const key = list ? member : entryKey(member);
-      const index = entries.get(key);
+      let index: number | undefined;
+      const address = hosts === undefined ? -1 : hostAddress(member);
+      let key = '';
+      if (address >= 0) {
+        const slot = hosts!.insertIfAbsent(address, endsInNomatch(member) ? -(members.length + 1) : members.length + 1);
+        if (slot !== 0) index = Math.abs(slot) - 1;
+      } else {
+        key = list ? member : entryKey(member);
+        index = entries.get(key);
+      }
       if (index !== undefined) {
         const seen = members[index]!;
         if (seen !== member) {
@@ -157,10 +225,10 @@ function validateDesired(desired: DesiredState): Map<string, Wanted> {
         }
         continue;
       }
-      entries.set(key, members.length);
+      if (address < 0) entries.set(key, members.length);
       members.push(member);
     }
-    wanted.set(name, { set, list, members, entries });
+    wanted.set(name, { set, list, members, entries, hosts });
   }
   return wanted;
 }
@@ -364,11 +432,20 @@ export function planReconcile(
     // a million kept members cost more than the lookups themselves.
     const have = new Uint8Array(members.length);
     if (f === 'keep') {
-      const entries = w.entries;
+      const { entries, hosts } = w;
       for (const m of kernel.get(name)!.members) {
-        const index = entries.get(entryKey(m));
-        if (index !== undefined && members[index] === m) {
-          have[index] = 1;
+        let match = -1;
+        const address = hosts === undefined ? -1 : hostAddress(m);
+        if (address >= 0) {
+          // Same address and same nomatch flag: the same string (see hostAddress).
+          const slot = hosts!.get(address);
+          if (slot > 0 ? !endsInNomatch(m) : slot < 0 && endsInNomatch(m)) match = Math.abs(slot) - 1;
+        } else {
+          const index = entries.get(entryKey(m));
+          if (index !== undefined && members[index] === m) match = index;
+        }
+        if (match >= 0) {
+          have[match] = 1;
         } else {
           // Not desired, or its nomatch flag switches: delete (and add back below).
           line({ op: 'del', set: name, member: m, section, onError: DEL_HANDLERS });

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { isIpsetsError } from '../../src/errors.js';
+import { hostAddress } from '../../src/members.js';
+import { planReconcile } from '../../src/plan-reconcile.js';
+import { renderRestore } from '../../src/render.js';
+import type { SavedSet } from '../../src/types.js';
+
+const NET = 'family inet hashsize 1024 maxelem 65536 bucketsize 12 initval 0x1a2b3c4d';
+
+describe('hostAddress (the numeric fast path of planReconcile)', () => {
+  it('reads canonical host members, with or without nomatch', () => {
+    expect(hostAddress('10.0.0.1')).toBe(0x0a000001);
+    expect(hostAddress('10.0.0.1 nomatch')).toBe(0x0a000001);
+    expect(hostAddress('255.255.255.255')).toBe(4294967295);
+    expect(hostAddress('0.0.0.0')).toBe(0);
+  });
+
+  it('refuses everything that is not a canonical host member', () => {
+    for (const m of ['10.0.0.0/24', '010.0.0.1', '10.0.0.1,tcp:80', '10.0.0.1  nomatch', '10.0.0.1 nomatchx', '', '10.0.0.256', '10.0.0.1/32', '10.0.0']) {
+      expect(hostAddress(m), m).toBe(-1);
+    }
+  });
+});
+
+describe('planReconcile on host members (address table)', () => {
+  const set = (members: string[]): SavedSet => ({ name: 'azure-npm-a', type: 'hash:net', options: NET, members });
+  const headers = [{ name: 'azure-npm-a', type: 'hash:net', header: NET, references: 0, entries: 0 }];
+  const run = (desired: string[], kernel: string[]): string =>
+    renderRestore(planReconcile({ owner: 'azure-npm-', sets: [{ name: 'azure-npm-a', spec: 'nethash', members: desired }] }, { sets: [set(kernel)], problems: [] }, headers));
+
+  it('compares the nomatch flag and non-canonical kernel text exactly as strings would', () => {
+    const text = run(
+      ['10.0.0.1', '10.0.0.2 nomatch', '10.0.0.3', '10.0.0.4/32', '10.0.1.0/24', '10.0.0.5 nomatch'],
+      ['10.0.0.1 nomatch', '10.0.0.2', '10.0.0.03', '10.0.0.4', '10.0.1.0/24', '10.0.0.5 nomatch', '10.0.0.6', '10.0.0.6'],
+    );
+    expect(text).toBe(
+      [
+        '-D azure-npm-a 10.0.0.1',
+        '-D azure-npm-a 10.0.0.2',
+        '-D azure-npm-a 10.0.0.03',
+        '-D azure-npm-a 10.0.0.6',
+        '-D azure-npm-a 10.0.0.6',
+        '-A azure-npm-a 10.0.0.1',
+        '-A azure-npm-a 10.0.0.2 nomatch',
+        '-A azure-npm-a 10.0.0.3',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('still refuses a host and the same host with nomatch, and accepts a repeated host', () => {
+    expect(run(['10.0.0.1', '10.0.0.1/32', '10.0.0.1'], ['10.0.0.1'])).toBe('');
+    let error: unknown;
+    try {
+      run(['10.0.0.1', '10.0.0.2', '10.0.0.1 nomatch'], []);
+    } catch (e) {
+      error = e;
+    }
+    expect(isIpsetsError(error) && error.code).toBe('INVALID_INPUT');
+    expect(String((error as Error).message)).toContain('"10.0.0.1" and "10.0.0.1 nomatch"');
+  });
+});
