@@ -21,7 +21,11 @@ export function summarize(root) {
     }
     const report = JSON.parse(readFileSync(file, 'utf8'));
     passed += report.numPassedTests ?? 0;
-    failed += (report.numFailedTests ?? 0) + (report.numFailedTestSuites ?? 0);
+    // A file that failed without a failing test (an import or syntax error) counts once.
+    const brokenFiles = (report.testResults ?? []).filter(
+      (file) => file.status === 'failed' && !(file.assertionResults ?? []).some((test) => test.status === 'failed'),
+    ).length;
+    failed += (report.numFailedTests ?? 0) + brokenFiles;
     skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
   }
   if (missing.length > 0) console.error(`no test report from: ${missing.join(', ')}`);
