@@ -4,7 +4,7 @@
  * are thrown as {@link ParseFailure}s; the caller decides what survives.
  */
 import { parseIPv4, parseIPv6 } from './inet.js';
-import { nameTooLong } from './messages.js';
+import { MSG, nameTooLong } from './messages.js';
 import {
   IPPROTO_ICMP,
   IPPROTO_ICMPV6,
@@ -60,7 +60,7 @@ export interface ElemExt {
 /** One parsed add/del/test line, as ipset would put it into a netlink message. */
 export class Elem {
   line = 0;
-  /** The element argument as typed (for `test` messages). */
+  /** The element as `test` messages print it: as typed, or `NAME after REF` for a list:set reference. */
   text = '';
   family: Family = 4;
   ip = 0;
@@ -378,7 +378,7 @@ export function parseAdt(words: readonly string[], start: number, end: number, c
   e.family = view.family;
   wStart();
   if (view.type === 'list:set') {
-    e.name = checkSetName(text);
+    parseListElem(e, text);
   } else {
     parseHashElem(e, text, view);
   }
@@ -391,6 +391,9 @@ export function parseAdt(words: readonly string[], start: number, end: number, c
     }
     throw err;
   }
+  // ipset 7.17 prints a referenced list:set element as `NAME after REF` for both
+  // `before` and `after` (measured: `test l a before b` -> `Warning: a after b is in set l.`).
+  if (e.ref !== null) e.text = `${e.name as string} after ${e.ref}`;
   accountWire(e, view);
   return e;
 }
@@ -413,6 +416,8 @@ function parseOptions(e: Elem, words: readonly string[], start: number, end: num
     switch (opt) {
       case 'before':
       case 'after':
+        // ipset_call_parser(): both options set IPSET_OPT_NAMEREF, as does the comma form.
+        if (e.ref !== null) syntaxError(`${opt} already specified`);
         e.ref = checkSetName(arg);
         e.before = opt === 'before';
         break;
@@ -443,6 +448,36 @@ function parseOptions(e: Elem, words: readonly string[], start: number, end: num
       }
     }
   }
+}
+
+/**
+ * ipset_strchr(): a separator counts only when the text neither starts nor ends with one
+ * (so `n,`, `,before,a` and `n,before,a,` are plain set names).
+ */
+function elemSeparator(text: string): number {
+  if (text.startsWith(',') || text.endsWith(',')) return -1;
+  return text.indexOf(',');
+}
+
+/**
+ * ipset_parse_name_compat(): `NAME` or `NAME,before|after,REF` (measured on 7.17). The
+ * middle word must be exactly `before`/`after`, else a userspace error without the
+ * `Syntax error: ` prefix; name lengths are checked only after the shape (member first).
+ * The reference may itself contain commas (`n,before,a,b` refers to `a,b`).
+ */
+function parseListElem(e: Elem, text: string): void {
+  const sep = elemSeparator(text);
+  if (sep < 0) {
+    e.name = checkSetName(text);
+    return;
+  }
+  const rest = text.slice(sep + 1);
+  const sep2 = elemSeparator(rest);
+  const word = sep2 < 0 ? rest : rest.slice(0, sep2);
+  if (sep2 < 0 || (word !== 'before' && word !== 'after')) throw new ParseFailure('session', MSG.listElemFormat);
+  e.name = checkSetName(text.slice(0, sep));
+  e.ref = checkSetName(rest.slice(sep2 + 1));
+  e.before = word === 'before';
 }
 
 function parseHashElem(e: Elem, text: string, view: SetView): void {

@@ -37,6 +37,7 @@ export const MSG = {
   listMemberMissing: 'Set to be added/deleted/tested as element does not exist.',
   listLoop: 'Sets with list:set type cannot be added to the set.',
   listRefMissing: "The set to which you referred with 'before' or 'after' does not exist.",
+  listElemFormat: 'you must specify elements as setname,[before|after],setname',
   listRefNotInList: "The set to which you referred with 'before' or 'after' is not added to the set.",
   invalidAddSetname: 'Invalid add command: missing setname',
   mandatoryFlagsBug: "There are missing mandatory flags but can't check them. It's a bug, please report the problem.",
