@@ -398,7 +398,20 @@ export function parseAdt(words: readonly string[], start: number, end: number, c
   return e;
 }
 
+/** One bit per option value slot (`nomatch` is a flag and may repeat). */
+const OPT_BIT: Readonly<Record<Exclude<OptName, 'nomatch' | 'after'>, number>> = {
+  before: 1,
+  timeout: 2,
+  packets: 4,
+  bytes: 8,
+  comment: 16,
+  skbmark: 32,
+  skbprio: 64,
+  skbqueue: 128,
+};
+
 function parseOptions(e: Elem, words: readonly string[], start: number, end: number, cmd: AdtCmd, view: SetView): void {
+  let seen = 0;
   for (let i = start + 1; i < end; i++) {
     const word = words[i] as string;
     const opt = matchOption(word, allowedOptions(view.type, cmd));
@@ -412,12 +425,15 @@ function parseOptions(e: Elem, words: readonly string[], start: number, end: num
       throw new ParseFailure('parameter', `Missing mandatory argument of option \`${opt}'`);
     }
     i++;
+    // ipset_call_parser(): an option whose value is already set fails (measured: `timeout 5
+    // timeout 6`); `before` and `after` share IPSET_OPT_NAMEREF, which the comma form sets too.
+    const bit = opt === 'after' ? OPT_BIT.before : OPT_BIT[opt];
+    if ((seen & bit) !== 0 || (bit === OPT_BIT.before && e.ref !== null)) syntaxError(`${opt} already specified`);
+    seen |= bit;
     const ext: ElemExt = (e.ext ??= {});
     switch (opt) {
       case 'before':
       case 'after':
-        // ipset_call_parser(): both options set IPSET_OPT_NAMEREF, as does the comma form.
-        if (e.ref !== null) syntaxError(`${opt} already specified`);
         e.ref = checkSetName(arg);
         e.before = opt === 'before';
         break;
