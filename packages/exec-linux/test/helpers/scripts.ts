@@ -257,6 +257,19 @@ function exoticLine(): fc.Arbitrary<string> {
     fc
       .tuple(fc.constantFrom('add', 'del'), fc.constantFrom('l', 'l2'), setName(false), fc.constantFrom('before', 'after'), setName(false))
       .map(([cmd, list, member, where, ref]) => `${cmd} ${list} ${member} ${where} ${ref}`),
+    // The comma form `NAME,before|after,REF`, its malformed shapes (a userspace error that
+    // loses the pending batch) and a second position (`before already specified`).
+    fc
+      .tuple(
+        fc.constantFrom('add', 'del', 'test'),
+        fc.constantFrom('l', 'l2'),
+        setName(false),
+        fc.constantFrom('before', 'after', 'BEFORE', 'b', ''),
+        setName(false),
+        fc.constantFrom('', '', ' before a', ' after m'),
+      )
+      .map(([cmd, list, member, where, ref, extra]) => `${cmd} ${list} ${member},${where},${ref}${extra}`),
+    fc.constantFrom('add l m,', 'add l ,before,a', 'add l m,before', 'add l m,before,a,', 'add l m,after,a,b', 'del l x,y', 'add a 10.0.0.1 timeout 5 timeout 6'),
     fc.constantFrom(
       `# ${'x'.repeat(1100)}`,
       `add a 10.0.0.5 ${' '.repeat(1030)}`,
