@@ -204,9 +204,12 @@ function validateDesired(desired: DesiredState): Map<string, Wanted> {
     const members: string[] = [];
     const hosts = kernelType === 'hash:net' ? new HostTable(set.members.length) : undefined;
     for (const raw of set.members) {
-      const member = list ? validateSetName(raw) : canonicalMember(kernelType, raw);
+      // A canonical host member (the common case: members from the manager) is read
+      // once, for its address; anything else is canonicalised first.
+      let address = hosts !== undefined && typeof raw === 'string' ? hostAddress(raw) : -1;
+      const member = address >= 0 ? raw : list ? validateSetName(raw) : canonicalMember(kernelType, raw);
+      if (address < 0 && hosts !== undefined) address = hostAddress(member);
       let index: number | undefined;
-      const address = hosts === undefined ? -1 : hostAddress(member);
       let key = '';
       if (address >= 0) {
         const slot = hosts!.insertIfAbsent(address, endsInNomatch(member) ? -(members.length + 1) : members.length + 1);
