@@ -53,6 +53,32 @@ export function parseSave(text: string): SaveSnapshot {
   let pos = 0;
   while (pos < n) {
     lineNo++;
+
+    // Hottest path, before even finding the line end: `add <current> <member>\n` with
+    // nothing else on the line (what ipset prints). The member is scanned up to the
+    // newline in one pass; anything else on the line goes the general way below.
+    if (
+      current !== undefined &&
+      text.charCodeAt(pos) === 97 /* a */ &&
+      text.charCodeAt(pos + 4 + currentNameLen) === SPACE &&
+      text.startsWith('add ', pos) &&
+      text.startsWith(currentName, pos + 4)
+    ) {
+      const memberStart = pos + 5 + currentNameLen;
+      let i = memberStart;
+      let c = 0;
+      while (i < n) {
+        c = text.charCodeAt(i);
+        if (c === NL || isBlank(c)) break;
+        i++;
+      }
+      if (i > memberStart && (i === n || c === NL)) {
+        current.members.push(text.slice(memberStart, i));
+        pos = i + 1;
+        continue;
+      }
+    }
+
     let end = text.indexOf('\n', pos);
     const next = end === -1 ? n : end + 1;
     if (end === -1) end = n;
