@@ -38,7 +38,6 @@ export {
   managerDesiredStateArb,
   ownedNames,
   restoreLineOp,
-  restoreScriptArb,
 } from './arbitraries.js';
 export type {
   ArmedFault,
@@ -51,8 +50,9 @@ export type {
   KernelStateOptions,
   ManagerCall,
   PlannedFault,
-  RestoreScriptOptions,
 } from './arbitraries.js';
+export { restoreScriptArb } from './restore-scripts.js';
+export type { RestoreScript } from './restore-scripts.js';
 export {
   assertConverged,
   assertForeignUntouched,

@@ -4,10 +4,10 @@
  * `ipset save` normalised (initval, hashsize, member order within hash sets).
  */
 import type { CommandResult } from '@ipsets/core';
+import type { RestoreScript } from '@ipsets/testing';
 import type { TestNamespace } from '../../src/netns.js';
 import type { NamespaceShell } from './netns-shell.js';
 import { normalisedText } from './save.js';
-import type { RestoreScript } from './scripts.js';
 
 /** What one side produced. */
 export interface SideOutcome {

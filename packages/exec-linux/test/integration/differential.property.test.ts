@@ -9,14 +9,13 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { FakeKernel } from '@ipsets/testing';
+import { FakeKernel, restoreScriptArb } from '@ipsets/testing';
 import { createTestNamespace } from '../../src/netns.js';
 import type { TestNamespace } from '../../src/netns.js';
 import { describeDifference, runFake, runRealInShell } from '../helpers/differential.js';
 import { describeKernel } from '../helpers/kernel.js';
 import { openNamespaceShell } from '../helpers/netns-shell.js';
 import type { NamespaceShell } from '../helpers/netns-shell.js';
-import { restoreScript } from '../helpers/scripts.js';
 
 const SCRIPTS = Number(process.env['IPSETS_DIFF_SCRIPTS']) || 300;
 const seed = Number(process.env['FC_SEED']) || undefined;
@@ -37,7 +36,7 @@ describeKernel('fake kernel versus real kernel (differential)', () => {
   it(`${SCRIPTS} random restore scripts give the same exit code, first error and final save`, async () => {
     let ran = 0;
     await fc.assert(
-      fc.asyncProperty(restoreScript(), async (script) => {
+      fc.asyncProperty(restoreScriptArb(), async (script) => {
         ran += 1;
         const real = await runRealInShell(shell, script);
         const fake = runFake(() => new FakeKernel(), script);

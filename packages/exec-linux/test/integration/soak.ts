@@ -10,11 +10,10 @@
  * line; exits 1 when any script differed.
  */
 import fc from 'fast-check';
-import { FakeKernel } from '@ipsets/testing';
+import { FakeKernel, restoreScriptArb } from '@ipsets/testing';
 import { createTestNamespace, kernelTestSupport } from '../../src/netns.js';
 import { describeDifference, runFake, runRealInShell } from '../helpers/differential.js';
 import { openNamespaceShell } from '../helpers/netns-shell.js';
-import { restoreScript } from '../helpers/scripts.js';
 
 function option(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -34,7 +33,7 @@ if (!support.available) {
 }
 
 console.log(`soak: ${scripts} scripts, FC_SEED=${seed}, ${parallel} namespace(s)`);
-const samples = fc.sample(restoreScript(), { numRuns: scripts, seed });
+const samples = fc.sample(restoreScriptArb(), { numRuns: scripts, seed });
 const started = performance.now();
 let next = 0;
 let passed = 0;

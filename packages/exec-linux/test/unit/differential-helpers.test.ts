@@ -1,9 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { FakeKernel } from '@ipsets/testing';
+import { FakeKernel, restoreScriptArb } from '@ipsets/testing';
 import { describeDifference, runFake } from '../helpers/differential.js';
 import { normaliseSave, normalisedText } from '../helpers/save.js';
-import { restoreScript } from '../helpers/scripts.js';
 
 describe('differential helpers', () => {
   it('normalisation drops initval and hashsize and sorts hash members, keeping list order', () => {
@@ -36,7 +35,7 @@ describe('differential helpers', () => {
   });
 
   it('the script generator gives scripts of every kind (clean runs, errors, -exist, long batches)', () => {
-    const samples = fc.sample(restoreScript(), { numRuns: 300, seed: 5 });
+    const samples = fc.sample(restoreScriptArb(), { numRuns: 300, seed: 5 });
     const outcomes = samples.map((s) => runFake(() => new FakeKernel(), s));
     expect(outcomes.some((o) => o.exitCode === 0)).toBe(true);
     expect(outcomes.some((o) => o.exitCode === 1)).toBe(true);

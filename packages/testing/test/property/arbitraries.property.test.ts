@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { IPSetManager, kernelTypeOfSpec, parseSave, planReconcile } from '@ipsets/core';
+import { IPSetManager, classifyIpsetError, kernelTypeOfSpec, parseSave, planReconcile } from '@ipsets/core';
 import type { DesiredState } from '@ipsets/core';
 import {
   FakeKernel,
@@ -22,6 +22,7 @@ import {
   managerCallsArb,
   managerConfigArb,
   managerDesiredStateArb,
+  restoreLineOp,
   restoreScriptArb,
 } from '@ipsets/testing';
 import { FC_SEED, fcOptions } from './fc-options.js';
@@ -104,20 +105,49 @@ describe('arbitraries', () => {
     );
   });
 
-  it('restore scripts run deterministically on the fake kernel, and some cross the 4096-byte batch boundary', () => {
+  it('restore scripts run deterministically on the fake kernel (with and without -exist), every line ending in a newline', () => {
     fc.assert(
       fc.property(restoreScriptArb(), (script) => {
+        expect(script.text.endsWith('\n')).toBe(true);
         const a = new FakeKernel();
         const b = new FakeKernel();
-        const ra = a.restore(script);
-        expect(b.restore(script)).toEqual(ra);
+        const ra = a.restore(script.text, { exist: script.exist });
+        expect(b.restore(script.text, { exist: script.exist })).toEqual(ra);
         expect(a.saveText()).toBe(b.saveText());
         expect([0, 1, 2]).toContain(ra.exitCode);
         expect(ra.stdout).toBe('');
       }),
       fcOptions(FILE, 200),
     );
+  });
+
+  it('restore scripts cover every set type, clean runs, errors of both sides, -exist, and cross the 4096-byte batch boundary', () => {
     const samples = fc.sample(restoreScriptArb(), { seed: FC_SEED, numRuns: 300 });
+    const runs = samples.map((script) => {
+      const kernel = new FakeKernel();
+      const result = kernel.restore(script.text, { exist: script.exist });
+      return { script, result, save: kernel.saveText() };
+    });
+    // Every set type of the generator reaches the kernel in some script.
+    const saves = runs.map((r) => r.save).join('\n');
+    for (const type of [/ hash:ip family inet /, / hash:ip family inet6 /, / hash:net family inet /, / hash:ip,port /, / list:set /, / counters comment /, / skbinfo/]) {
+      expect(saves).toMatch(type);
+    }
+    // Clean runs to the end, errors caught in userspace and in the kernel, parameter problems.
+    const sides = new Set<string>();
+    for (const { script, result } of runs) {
+      if (result.exitCode !== 1) continue;
+      const line = Number(/Error in line (\d+):/.exec(result.stderr)?.[1]);
+      const op = restoreLineOp(script.text.split('\n')[line - 1] ?? '').op;
+      sides.add(classifyIpsetError(result.stderr, { exitCode: 1, op: op === 'other' ? undefined : op }).side);
+    }
+    expect([...sides].sort()).toEqual(['kernel', 'userspace']);
+    expect(runs.some((r) => r.result.exitCode === 0 && r.save !== '')).toBe(true);
+    expect(runs.some((r) => r.result.exitCode === 2)).toBe(true);
+    // -exist per run and per line.
+    expect(samples.some((s) => s.exist) && samples.some((s) => !s.exist)).toBe(true);
+    expect(samples.some((s) => / -exist\n/.test(s.text))).toBe(true);
+    // A run of more than 167 host adds or dels to one set fills more than one 4096-byte batch.
     const longest = (text: string): number => {
       let best = 0;
       let run = 0;
@@ -131,8 +161,7 @@ describe('arbitraries', () => {
       }
       return best;
     };
-    expect(samples.some((t) => longest(t) > 167)).toBe(true);
-    expect(samples.some((t) => /-exist/.test(t))).toBe(true);
+    expect(samples.some((s) => longest(s.text) > 167)).toBe(true);
   });
 });
 

@@ -306,7 +306,7 @@ function exoticLine(): fc.Arbitrary<string> {
  * Arbitrary restore scripts (see the module comment). A third of them are "clean":
  * no invalid lines, so they usually run to the end and compare a full final state.
  */
-export function restoreScript(): fc.Arbitrary<RestoreScript> {
+export function restoreScriptArb(): fc.Arbitrary<RestoreScript> {
   return fc.oneof({ weight: 1, arbitrary: scriptOf(true) }, { weight: 2, arbitrary: scriptOf(false) });
 }
 
