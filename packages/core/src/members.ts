@@ -42,41 +42,6 @@ function invalidMember(kind: MemberKind, member: string, reason: string): Ipsets
 
 // The scanners report the end position of what they read, or a negative code.
 // Module-level scratch avoids allocating a result object per member.
-let scannedIp = 0;
-
-const ERR_IP = -1;
-
-/**
- * Reads a dotted-decimal IPv4 address at `start` into `scannedIp`; returns the
- * index after it, or `ERR_IP`. Octets are 0-255 without leading zeros (ipset itself
- * would read `010` as octal 8, so such text cannot mean what it seems to).
- */
-function scanIPv4(s: string, start: number): number {
-  const n = s.length;
-  let pos = start;
-  let value = 0;
-  for (let octet = 0; octet < 4; octet++) {
-    if (octet > 0) {
-      if (pos >= n || s.charCodeAt(pos) !== CH_DOT) return ERR_IP;
-      pos++;
-    }
-    const first = pos;
-    let v = 0;
-    while (pos < n) {
-      const c = s.charCodeAt(pos);
-      if (c < CH_0 || c > CH_9) break;
-      v = v * 10 + (c - CH_0);
-      pos++;
-      if (pos - first > 3) return ERR_IP;
-    }
-    const digits = pos - first;
-    if (digits === 0 || v > 255 || (digits > 1 && s.charCodeAt(first) === CH_0)) return ERR_IP;
-    value = value * 256 + v;
-  }
-  scannedIp = value;
-  return pos;
-}
-
 let scannedNumber = 0;
 
 /**
@@ -97,6 +62,32 @@ function scanNumber(s: string, start: number, maxDigits: number): number {
   const digits = pos - start;
   if (digits === 0 || (digits > 1 && s.charCodeAt(start) === CH_0)) return -1;
   scannedNumber = v;
+  return pos;
+}
+
+let scannedIp = 0;
+
+const ERR_IP = -1;
+
+/**
+ * Reads a dotted-decimal IPv4 address at `start` into `scannedIp`; returns the
+ * index after it, or `ERR_IP`. Octets are 0-255 without leading zeros (ipset itself
+ * would read `010` as octal 8, so such text cannot mean what it seems to).
+ */
+function scanIPv4(s: string, start: number): number {
+  const n = s.length;
+  let pos = start;
+  let value = 0;
+  for (let octet = 0; octet < 4; octet++) {
+    if (octet > 0) {
+      if (pos >= n || s.charCodeAt(pos) !== CH_DOT) return ERR_IP;
+      pos++;
+    }
+    pos = scanNumber(s, pos, 3);
+    if (pos < 0 || scannedNumber > 255) return ERR_IP;
+    value = value * 256 + scannedNumber;
+  }
+  scannedIp = value;
   return pos;
 }
 
