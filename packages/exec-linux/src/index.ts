@@ -12,6 +12,17 @@ export type { KernelTestGate, KernelTestGateOptions, KernelTestSupport, TestName
 export { createLinuxPort } from './linux-port.js';
 export type { LinuxPortOptions } from './linux-port.js';
 
+// --- one writer per kernel: the kernel lock ---
+export {
+  acquireKernelLock,
+  defaultLockPath,
+  DEFAULT_LOCK_DIR,
+  DEFAULT_LOCK_WAIT_MS,
+  readKernelLockHolder,
+  withKernelLock,
+} from './kernel-lock.js';
+export type { KernelLock, KernelLockHolder, KernelLockOptions } from './kernel-lock.js';
+
 // --- the agent and its metrics ---
 export { createIpsetAgent, DEFAULT_MAX_CONSECUTIVE_FAILURES } from './agent.js';
 export type {
