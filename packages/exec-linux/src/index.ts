@@ -9,7 +9,7 @@ export { createTestNamespace, kernelTestGate, kernelTestSupport, KERNEL_TESTS_EN
 export type { KernelTestGate, KernelTestGateOptions, KernelTestSupport, TestNamespace } from './netns.js';
 
 // --- the Linux port ---
-export { createLinuxPort } from './linux-port.js';
+export { createLinuxPort, DEFAULT_READ_TIMEOUT_MS, DEFAULT_RESTORE_TIMEOUT_MS } from './linux-port.js';
 export type { LinuxPortOptions } from './linux-port.js';
 
 // --- one writer per kernel: the kernel lock ---
