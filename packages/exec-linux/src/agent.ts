@@ -356,9 +356,7 @@ export function createIpsetAgent<M extends AgentManager = IPSetManager>(options:
     call: AgentCallOptions | undefined,
     body: (driverOptions: AgentDriverOptions) => Promise<T>,
   ): Promise<T> => {
-    if (stopping !== undefined) {
-      throw new IpsetsError('ABORTED', `the agent is stopping; the queued ${operation} was not started`, { details: { operation } });
-    }
+    if (stopping !== undefined) throw notStarted(operation);
     const controller = new AbortController();
     const unlink = linkSignals(controller, [call?.signal, halt.signal]);
     const driverOptions: AgentDriverOptions = {
@@ -478,6 +476,8 @@ export function createIpsetAgent<M extends AgentManager = IPSetManager>(options:
     driver: (driverOptions: AgentDriverOptions) => Promise<ApplyReport>,
   ): Promise<ApplyReport> => {
     if (fatal !== undefined) throw fatal;
+    // Refused before it counts or logs: work queued behind a stop never ran.
+    if (stopping !== undefined) throw notStarted(operation);
     const begin = clock.now();
     let report: ApplyReport;
     try {
@@ -732,6 +732,10 @@ export function createIpsetAgent<M extends AgentManager = IPSetManager>(options:
       metrics.consecutiveFailures.set(0);
     },
   };
+}
+
+function notStarted(operation: AgentOperation): IpsetsError {
+  return new IpsetsError('ABORTED', `the agent is stopping; the queued ${operation} was not started`, { details: { operation } });
 }
 
 /** Aborts `controller` when any of `signals` aborts; returns the unlinking function. */

@@ -24,14 +24,19 @@ export {
 export type { KernelLock, KernelLockHolder, KernelLockOptions } from './kernel-lock.js';
 
 // --- the agent and its metrics ---
-export { createIpsetAgent, DEFAULT_MAX_CONSECUTIVE_FAILURES } from './agent.js';
+export { createIpsetAgent, DEFAULT_MAX_CONSECUTIVE_FAILURES, DEFAULT_STUCK_AFTER_MS } from './agent.js';
 export type {
   AgentCallOptions,
   AgentClock,
   AgentDriverOptions,
   AgentDrivers,
+  AgentHealth,
+  AgentLockOptions,
   AgentLogger,
   AgentManager,
+  AgentOperationSummary,
+  AgentStopOptions,
+  AgentStopResult,
   IpsetAgent,
   IpsetAgentOptions,
 } from './agent.js';
