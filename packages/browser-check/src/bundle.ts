@@ -77,6 +77,8 @@ export async function bundleForBrowser(options: BundleOptions): Promise<BundleRe
     write: false,
     logLevel: 'silent',
     define: nodeGlobalsDefine(),
+    // Pages outside this package (the playground) take their libraries (yaml) from here.
+    nodePaths: [join(REPO_ROOT, 'packages/browser-check/node_modules')],
     plugins: [workspaceSources(), nodeBuiltinsGuard()],
     });
   } catch (error) {

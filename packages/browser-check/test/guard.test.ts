@@ -39,10 +39,11 @@ describe('the browser bundle guard', () => {
     expect(ok.outputs).toHaveLength(1);
   });
 
-  it('bundles core and the fake kernel without Node and without fast-check', async () => {
+  it('bundles core and the fake kernel (the check page and the playground) without Node and without fast-check', async () => {
     const result = await bundleForBrowser({
       entries: {
         check: fileURLToPath(new URL('../src/browser/check.ts', import.meta.url)),
+        playground: fileURLToPath(new URL('../../../examples/playground/playground.ts', import.meta.url)),
       },
       outdir: out,
     });
