@@ -39,8 +39,22 @@ function removePod(manager: IPSetManager, pod: Pod): void {
   }
 }
 
+type PolicySets = ReturnType<typeof buildPolicySets>;
+
+// Every node translates the same policy objects: build their set lists once.
+const policySetCache = new WeakMap<Policy, PolicySets>();
+
+function policySets(policy: Policy): PolicySets {
+  let sets = policySetCache.get(policy);
+  if (sets === undefined) {
+    sets = buildPolicySets(policy);
+    policySetCache.set(policy, sets);
+  }
+  return sets;
+}
+
 /** The sets a policy makes the node keep, and how each is referenced. */
-function policySets(policy: Policy): {
+function buildPolicySets(policy: Policy): {
   selectors: SetMetadata[];
   nested: SetMetadata;
   nestedMembers: SetMetadata[];
