@@ -10,8 +10,8 @@ export type { ClusterEvent, Label, NamedPort, Pod, Policy, TraceOptions } from '
 export { applyEvent } from './controller.js';
 export { FAULT_KINDS, createFaultPort } from './faults.js';
 export type { FaultKind, FaultPort } from './faults.js';
-export { DEFAULT_COST_MODEL, simulate } from './simulate.js';
-export type { CostModel, LatencyStats, NodeReport, SimulationConfig, SimulationReport } from './simulate.js';
+export { DEFAULT_COST_MODEL, simulate, simulateNodes, summarize } from './simulate.js';
+export type { CostModel, LatencyStats, NodeReport, NodeRun, SimulationConfig, SimulationReport } from './simulate.js';
 export { formatReport } from './report.js';
 export { deriveSeed, mulberry32 } from './prng.js';
 export type { Random } from './prng.js';

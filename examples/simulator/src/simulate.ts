@@ -318,13 +318,17 @@ async function simulateNode(
   return { report, save, latencies: measured };
 }
 
-/**
- * Runs the simulation (see the module documentation) and returns its report. The
- * report is a pure function of `config`.
- */
-export async function simulate(config: SimulationConfig): Promise<SimulationReport> {
-  const resolved = resolveConfig(config);
-  const trace = generateTrace({
+/** One node's simulated run: its report, its kernel's fingerprint and its latencies (for the totals). */
+export interface NodeRun {
+  readonly report: NodeReport;
+  /** The node's kernel, sorted (see {@link NodeReport.kernelDigest}). */
+  readonly fingerprint: string;
+  /** Every measured latency, in microseconds. */
+  readonly latencies: Float64Array;
+}
+
+function traceOf(resolved: SimulationReport['config']): ClusterEvent[] {
+  return generateTrace({
     seed: resolved.seed,
     events: resolved.events,
     namespaces: resolved.namespaces,
@@ -333,22 +337,38 @@ export async function simulate(config: SimulationConfig): Promise<SimulationRepo
     meanGapUs: resolved.meanGapUs,
     nodes: resolved.nodes,
   });
-  const perNode = partition(trace, resolved);
-  const nodes: NodeReport[] = [];
-  const measured: Float64Array[] = [];
-  const faults: Record<FaultKind, number> = { userspace: 0, kernel: 0, busy: 0, crash: 0 };
-  let reference: string | undefined;
-  const kernelsDiffering: number[] = [];
-  for (let n = 0; n < resolved.nodes; n++) {
+}
+
+/**
+ * Simulates the nodes numbered `nodes` (each one only depends on the configuration and
+ * its number, so a caller may split the nodes over workers and {@link summarize} the
+ * runs in node order: the report is the same).
+ */
+export async function simulateNodes(config: SimulationConfig, nodes: readonly number[]): Promise<NodeRun[]> {
+  const resolved = resolveConfig(config);
+  const perNode = partition(traceOf(resolved), resolved);
+  const runs: NodeRun[] = [];
+  for (const n of nodes) {
+    if (!Number.isInteger(n) || n < 0 || n >= resolved.nodes) throw new RangeError(`node ${JSON.stringify(n)} is not one of 0..${resolved.nodes - 1}`);
     const { report, save, latencies } = await simulateNode(n, perNode(n), resolved);
-    measured.push(latencies);
-    if (resolved.scope === 'cluster') {
-      reference ??= save;
-      if (save !== reference) kernelsDiffering.push(n);
-    }
-    nodes.push(report);
-    for (const k of FAULT_KINDS) faults[k] += report.faults[k];
+    runs.push({ report, fingerprint: save, latencies });
   }
+  return runs;
+}
+
+/** The report of a simulation from the runs of all its nodes (any order). */
+export function summarize(config: SimulationConfig, runs: readonly NodeRun[]): SimulationReport {
+  const resolved = resolveConfig(config);
+  const trace = traceOf(resolved);
+  const ordered = [...runs].sort((a, b) => a.report.node - b.report.node);
+  if (ordered.length !== resolved.nodes || ordered.some((r, i) => r.report.node !== i)) {
+    throw new RangeError(`summarize needs one run per node 0..${resolved.nodes - 1}, got nodes ${ordered.map((r) => r.report.node).join(', ')}`);
+  }
+  const nodes = ordered.map((r) => r.report);
+  const faults: Record<FaultKind, number> = { userspace: 0, kernel: 0, busy: 0, crash: 0 };
+  for (const r of nodes) for (const k of FAULT_KINDS) faults[k] += r.faults[k];
+  const kernelsDiffering =
+    resolved.scope === 'cluster' ? ordered.filter((r) => r.fingerprint !== ordered[0]!.fingerprint).map((r) => r.report.node) : [];
   const sum = (f: (r: NodeReport) => number): number => nodes.reduce((s, r) => s + f(r), 0);
   const changes = sum((r) => r.changes);
   const lines = sum((r) => r.lines);
@@ -366,12 +386,22 @@ export async function simulate(config: SimulationConfig): Promise<SimulationRepo
       linesPerChange: changes === 0 ? 0 : Math.round((lines / changes) * 100) / 100,
       faults,
       failedRestores: sum((r) => r.failedRestores),
-      latency: latencyStats(concat(measured)),
+      latency: latencyStats(concat(ordered.map((r) => r.latencies))),
       settledAtUs: nodes.reduce((m, r) => Math.max(m, r.settledAtUs), 0),
       notConverged: nodes.filter((r) => !r.converged).map((r) => r.node),
       kernelsDiffering,
     },
   };
+}
+
+/**
+ * Runs the simulation (see the module documentation) and returns its report. The
+ * report is a pure function of `config`.
+ */
+export async function simulate(config: SimulationConfig): Promise<SimulationReport> {
+  const resolved = resolveConfig(config);
+  const all = Array.from({ length: resolved.nodes }, (_, i) => i);
+  return summarize(config, await simulateNodes(config, all));
 }
 
 /** The events each node receives (see {@link SimulationConfig.scope}). */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { IPSetManager } from '@ipsets/core';
 import { FakeKernel, assertConverged } from '@ipsets/testing';
-import { applyEvent, formatReport, generateTrace, simulate } from '../src/index.js';
+import { applyEvent, formatReport, generateTrace, simulate, simulateNodes, summarize } from '../src/index.js';
 import type { SimulationConfig } from '../src/index.js';
 
 const small: SimulationConfig = { seed: 7, nodes: 4, events: 600, faultRate: 0.3, applyIntervalUs: 100_000 };
@@ -28,6 +28,14 @@ describe('simulate', () => {
     expect(JSON.stringify(b)).toBe(JSON.stringify(a));
     const c = await simulate({ ...small, seed: 8 });
     expect(formatReport(c)).not.toBe(formatReport(a));
+  });
+
+  it('gives the same report when the nodes are simulated in separate parts (as the command line does over workers)', async () => {
+    const whole = formatReport(await simulate(small));
+    const odd = await simulateNodes(small, [1, 3]);
+    const even = await simulateNodes(small, [2, 0]);
+    expect(formatReport(summarize(small, [...odd, ...even]))).toBe(whole);
+    expect(() => summarize(small, odd)).toThrow(/one run per node 0\.\.3, got nodes 1, 3/);
   });
 
   it('in cluster scope every node ends with the same kernel, whatever its delays and faults', async () => {
