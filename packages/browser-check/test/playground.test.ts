@@ -101,8 +101,18 @@ describe.skipIf(unavailable !== undefined && !required)('the playground page in 
     console.log(`playground screenshot: ${SCREENSHOT}`);
   });
 
-  it('a crash after k lines is retried and converges; bad input is refused with the value quoted', async () => {
+  it('a crash after k lines is retried and converges (JSON desired state, empty kernel); bad input is refused with the value quoted', async () => {
     const { page } = browser;
+    await page.fill(
+      '#desired',
+      JSON.stringify({
+        sets: [
+          { type: 'namespace', name: 'shop', members: ['10.244.1.10', '10.244.1.11'] },
+          { type: 'keyLabelOfNamespace', name: 'team', members: [{ type: 'namespace', name: 'shop' }] },
+        ],
+      }),
+    );
+    await page.fill('#save', '');
     await page.selectOption('#fault-kind', 'crash');
     await page.fill('#fault-line', '4');
     await page.click('#plan-button');
@@ -112,6 +122,8 @@ describe.skipIf(unavailable !== undefined && !required)('the playground page in 
     expect(attempts[0]).toContain('next: retry');
     expect(await page.textContent('#report')).toContain('Converged');
     expect(await page.textContent('#report')).toContain('every owned set equals the desired state');
+    expect(await page.textContent('#kernel-before')).toBe('(empty)');
+    expect(await page.textContent('#kernel-after')).toContain('create azure-npm-');
 
     await page.fill('#desired', 'sets:\n  - type: namespace\n    name: shop\n    members: [10.244.1.300]\n');
     await page.click('#plan-button');
