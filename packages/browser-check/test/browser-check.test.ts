@@ -39,7 +39,7 @@ describe.skipIf(unavailable !== undefined && !required)('core and the fake kerne
       throw new Error(`the page failed: ${published?.error}\n${browser.console.join('\n')}`);
     }
     result = published;
-  });
+  }, 120_000);
 
   afterAll(async () => {
     await browser?.close();

@@ -30,7 +30,7 @@ describe.skipIf(unavailable !== undefined && !required)('the playground page in 
     browser = await launchBrowser();
     await browser.page.goto(server.url);
     await browser.page.waitForSelector('body[data-ready="true"]', { timeout: 30_000 });
-  });
+  }, 120_000);
 
   afterAll(async () => {
     await browser?.close();
