@@ -4,9 +4,9 @@ import { defineConfig } from 'tsup';
 const skipDts = process.env.IPSETS_SKIP_DTS === '1';
 
 export default defineConfig({
-  entry: { index: 'src/index.ts', vitest: 'src/vitest.ts', 'fake-ipset': 'src/bin/fake-ipset.ts' },
+  entry: { index: 'src/index.ts', fake: 'src/fake.ts', vitest: 'src/vitest.ts', 'fake-ipset': 'src/bin/fake-ipset.ts' },
   format: ['esm'],
-  dts: skipDts ? false : { entry: { index: 'src/index.ts', vitest: 'src/vitest.ts' } },
+  dts: skipDts ? false : { entry: { index: 'src/index.ts', fake: 'src/fake.ts', vitest: 'src/vitest.ts' } },
   sourcemap: true,
   clean: true,
   target: 'es2022',
