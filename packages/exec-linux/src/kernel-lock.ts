@@ -30,6 +30,7 @@ import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { IpsetsError, quote } from '@ipsets/core';
 import type { AbortSignalLike } from '@ipsets/core';
+import { checkNetnsName } from './linux-port.js';
 
 /** Directory of the default lock files. */
 export const DEFAULT_LOCK_DIR = '/run/ipsets';
@@ -93,11 +94,7 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
  */
 export function defaultLockPath(netns?: string): string {
   if (netns === undefined) return `${DEFAULT_LOCK_DIR}/host.lock`;
-  if (!/^[^/\s\0]{1,255}$/.test(netns) || netns === '.' || netns === '..') {
-    throw new IpsetsError('INVALID_ARGUMENT', `netns ${quote(netns)} is not a network namespace name; expected 1-255 characters without "/" or whitespace`, {
-      details: { netns },
-    });
-  }
+  checkNetnsName(netns);
   return `${DEFAULT_LOCK_DIR}/${netns}.lock`;
 }
 

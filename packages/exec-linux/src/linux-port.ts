@@ -87,13 +87,7 @@ export function createLinuxPort(options: LinuxPortOptions = {}): IpsetPort {
       });
     }
   }
-  if (netns !== undefined && !/^[^/\s\0]{1,255}$/.test(netns)) {
-    throw new IpsetsError(
-      'INVALID_ARGUMENT',
-      `netns ${quote(netns)} is not a network namespace name; expected 1-255 characters without "/" or whitespace`,
-      { details: { netns } },
-    );
-  }
+  if (netns !== undefined) checkNetnsName(netns);
   for (const key of ['timeoutMs', 'restoreTimeoutMs', 'readTimeoutMs'] as const) {
     const value = options[key];
     if (value !== undefined && !(typeof value === 'number' && value > 0 && (value <= MAX_TIMER_MS || value === Infinity))) {
@@ -201,6 +195,23 @@ export function createLinuxPort(options: LinuxPortOptions = {}): IpsetPort {
     listNames: (call) => run('listNames', undefined, call),
     listHeaders: (call) => run('listHeaders', undefined, call),
   };
+}
+
+/**
+ * Checks a network namespace name as `ip netns` accepts it (a file name under
+ * /run/netns); the lock file of a namespace is named after it too.
+ *
+ * @internal shared with the kernel lock
+ * @throws IpsetsError `INVALID_ARGUMENT`
+ */
+export function checkNetnsName(netns: string): void {
+  if (typeof netns !== 'string' || !/^[^/\s\0]{1,255}$/.test(netns)) {
+    throw new IpsetsError(
+      'INVALID_ARGUMENT',
+      `netns ${quote(netns)} is not a network namespace name; expected 1-255 characters without "/" or whitespace`,
+      { details: { netns } },
+    );
+  }
 }
 
 // Large enough to keep the pipe full, small enough that ipset starts parsing the first

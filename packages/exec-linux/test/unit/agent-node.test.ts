@@ -342,3 +342,31 @@ describe('agent: the kernel lock', () => {
     expect(isIpsetsError(await running, 'ABORTED')).toBe(true);
   });
 });
+
+describe('agent: the default apply driver', () => {
+  it('counts on the agent only: the manager’s own limit no longer fires beside it', async () => {
+    // Defect pinned: core's applyIPSets also counted on the manager, a second limit with
+    // the same default that no converged reconcile ever reset.
+    const { IPSetManager } = await import('@ipsets/core');
+    const manager = new IPSetManager({ maxConsecutiveFailures: 2 });
+    manager.createIPSets([{ name: 'team-a', type: 'namespace' }]);
+    manager.addToSets([{ name: 'team-a', type: 'namespace' }], '10.0.0.1', 'pod-1');
+    let restores = 0;
+    const failing: IpsetPort = {
+      ...port,
+      restore: async () => {
+        restores += 1;
+        return { exitCode: 1, stdout: '', stderr: 'ipset v7.17: Error in line 1: Kernel error received: maximal number of sets reached, cannot create more.\n' };
+      },
+    };
+    const agent = createIpsetAgent({ manager, port: failing, maxConsecutiveFailures: 4 });
+    for (let i = 1; i <= 3; i++) {
+      await expect(agent.apply()).resolves.toMatchObject({ converged: false });
+      expect(agent.consecutiveFailures).toBe(i);
+    }
+    expect(manager.consecutiveApplyFailures).toBe(0);
+    expect(agent.fatalError).toBeUndefined();
+    await expect(agent.apply()).rejects.toMatchObject({ code: 'MAX_CONSECUTIVE_FAILURES' });
+    expect(restores).toBeGreaterThanOrEqual(4);
+  });
+});

@@ -132,6 +132,22 @@ describe('kernel lock: one holder at a time', () => {
     await lock.release();
   });
 
+  it('names a holder on another host (a pod) by host name as well as pid', async () => {
+    await mkdir(dirname(lockPath), { recursive: true });
+    const record = { pid: 7, hostname: 'ipsets-agent-x7k2p', command: 'ipsets agent /etc/ipsets/node.yaml', processStartedAt: '2026-01-01T00:00:00.000Z', acquiredAt: '2026-01-01T00:00:01.000Z' };
+    await writeFile(lockPath, `${JSON.stringify(record)}\n`);
+    // Its own process group, so the kill below ends flock and the shell under it.
+    const shell = spawn('flock', ['--close', '-x', lockPath, 'sh', '-c', 'echo locked; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'], detached: true });
+    await new Promise<void>((resolve) => shell.stdout.once('data', () => resolve()));
+    try {
+      const error = await rejection(acquireKernelLock({ path: lockPath, waitMs: 0 }));
+      expect(error.message).toContain('held by pid 7 on host "ipsets-agent-x7k2p" ("ipsets agent /etc/ipsets/node.yaml", holding it since 2026-01-01T00:00:01.000Z); waited 0 ms');
+    } finally {
+      process.kill(-shell.pid!, 'SIGKILL');
+      await new Promise((resolve) => shell.once('close', resolve));
+    }
+  });
+
   it('an abort signal ends the wait with ABORTED', async () => {
     await holder();
     const controller = new AbortController();
