@@ -86,6 +86,10 @@ describe('deploy/image/build-tree.sh', () => {
     expect(outside).toEqual([]);
     const version = JSON.parse(readFileSync(`${ROOT}packages/cli/package.json`, 'utf8')).version as string;
     expect(treeCli(['--version']).stdout.trim()).toBe(version);
+    // The image links /usr/local/bin/ipsets (and a host install /usr/bin/ipsets) to dist/bin.js and runs it directly.
+    const direct = spawnSync(join(tree, 'dist/bin.js'), ['--version'], { encoding: 'utf8' });
+    expect(direct.status, direct.stderr).toBe(0);
+    expect(direct.stdout.trim()).toBe(version);
   });
 
   it('holds the runtime dependencies and no sources, tests or dev tools of the CLI', () => {
@@ -109,6 +113,34 @@ describe('deploy/image/build-tree.sh', () => {
         `fast-check ${store.some((p) => p.startsWith('fast-check@')) ? 'present' : 'absent'}; ` +
         `vitest ${store.some((p) => p.startsWith('vitest@')) ? 'present' : 'absent'}`,
     );
+  });
+});
+
+describe('deploy/image/Containerfile', () => {
+  const text = readFileSync(`${ROOT}deploy/image/Containerfile`, 'utf8');
+  const instructions = text
+    .replace(/\\\n\s*/g, ' ')
+    .split('\n')
+    .map((l) => l.trim().replace(/\s+/g, ' '))
+    .filter((l) => l !== '' && !l.startsWith('#'));
+  const stages = instructions.join('\n').split(/^(?=FROM )/m).map((s) => s.trim().split('\n'));
+
+  it('is a thin wrapper: the build stage installs pnpm 12.4.2 and runs build-tree.sh, nothing else', () => {
+    expect(stages).toHaveLength(2);
+    const build = stages[0]!;
+    expect(build[0]).toMatch(/^FROM \S*node:20\S* AS build$/);
+    expect(build.filter((l) => l.startsWith('RUN '))).toEqual(['RUN npm install -g pnpm@12.4.2', 'RUN deploy/image/build-tree.sh /opt/ipsets']);
+  });
+
+  it('runs `ipsets agent` on Debian slim with Debian\'s ipset, without a shell', () => {
+    const runtime = stages[1]!;
+    expect(runtime[0]).toMatch(/^FROM \S*node:20-\w+-slim AS runtime$/);
+    expect(runtime.find((l) => l.startsWith('RUN apt-get'))).toMatch(/apt-get install -y --no-install-recommends ipset/);
+    expect(runtime).toContain('COPY --from=build /opt/ipsets /opt/ipsets');
+    const entrypoint = runtime.find((l) => l.startsWith('ENTRYPOINT '))!;
+    // Exec form (a JSON array): the agent is PID 1 and gets the kubelet's SIGTERM itself.
+    expect(JSON.parse(entrypoint.slice('ENTRYPOINT '.length))).toEqual(['/usr/local/bin/ipsets', 'agent']);
+    expect(runtime).toContain('RUN ln -s /opt/ipsets/dist/bin.js /usr/local/bin/ipsets && ipsets --version');
   });
 });
 
