@@ -14,6 +14,8 @@ export default defineConfig([
     target: 'es2022',
   },
   // The library for `require()` (with .d.cts types); `shims` gives it import.meta.url.
+  // Dynamic imports become require() calls: an import() here would load the ESM copy of
+  // @ipsets/core next to the CommonJS one, and isIpsetsError() fails across copies.
   {
     entry: { index: 'src/index.ts' },
     format: ['cjs'],
@@ -22,5 +24,8 @@ export default defineConfig([
     clean: false,
     shims: true,
     target: 'es2022',
+    esbuildOptions(options) {
+      options.supported = { ...options.supported, 'dynamic-import': false };
+    },
   },
 ]);

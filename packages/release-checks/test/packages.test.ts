@@ -116,6 +116,15 @@ describe.each(PUBLISHED.map((p) => `@ipsets/${p}`))('the packed tarball of %s', 
     expect(JSON.stringify(manifest.dependencies ?? {})).not.toContain('workspace:');
   });
 
+  it('its CommonJS build loads the CommonJS builds of other @ipsets packages, never their ESM copies', () => {
+    // A dynamic import() from a .cjs file loads the ESM build: the process would then hold two
+    // copies of @ipsets/core, and isIpsetsError() would be false for errors from the other copy.
+    const tarball = tarballs.get(name)!;
+    for (const file of tarList(tarball).filter((f) => f.endsWith('.cjs'))) {
+      expect(tarFile(tarball, file), file).not.toMatch(/import\(\s*["']@ipsets\//);
+    }
+  });
+
   it('publint reports nothing', () => {
     const result = run(`${BIN}publint`, ['run', tarballs.get(name)!, '--strict', '--level', 'suggestion'], work);
     expect(result.status, result.out).toBe(0);
