@@ -4,7 +4,7 @@
  *
  * @packageDocumentation
  */
-export { IpsetsError, isIpsetsError, quote } from './errors.js';
+export { IpsetsError, QUOTE_LIMIT, isIpsetsError, quote } from './errors.js';
 export type { IpsetsErrorCode, IpsetsErrorOptions } from './errors.js';
 export type * from './types.js';
 
