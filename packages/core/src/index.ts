@@ -25,9 +25,12 @@ export type { SetTypeInfo } from './set-types.js';
 export {
   DEFAULT_OWNER,
   DIGEST_LENGTH,
+  MIN_OWNER_LENGTH,
+  OWNER_SEPARATORS,
   MAX_KERNEL_NAME_LENGTH,
   NAMING_SCHEMES,
   fnv1a32,
+  isOwnedSetName,
   kernelName,
   nameDigest,
   sha256,
@@ -35,6 +38,7 @@ export {
   sha256Hex,
   validateKernelSetName,
   validateOwner,
+  validateOwnerPrefix,
 } from './naming.js';
 export type { KernelNameOptions } from './naming.js';
 export { DirtyCache, isEmptyUpdate } from './dirty-cache.js';

@@ -4,7 +4,8 @@
  *
  * Rules, all decided from the snapshot (`ipset save`) and the headers (`ipset list -t`):
  *
- * - **Ownership.** A kernel set is owned when its name starts with `desired.owner`.
+ * - **Ownership.** A kernel set is owned when {@link isOwnedSetName} says so (the owner
+ *   prefix followed by one or more of `0-9a-z`, nothing else).
  *   Foreign sets get no line, ever; a desired set that is not owned is refused.
  * - **Missing** desired sets are created, then filled.
  * - **Drift** of a desired set that exists with a compatible type is repaired: members
@@ -36,6 +37,7 @@
  */
 import { IpsetsError, quote } from './errors.js';
 import { canonicalMember, entryKey, hostAddress, validateSetName } from './members.js';
+import { isOwnedSetName, validateOwnerPrefix } from './naming.js';
 import { kernelTypeOfSpec } from './set-types.js';
 import type {
   CreateSpec,
@@ -176,20 +178,18 @@ function invalid(message: string, details: Record<string, unknown>): IpsetsError
 
 function validateDesired(desired: DesiredState): Map<string, Wanted> {
   const owner = desired?.owner;
-  if (typeof owner !== 'string' || owner === '') {
-    throw new IpsetsError(
-      'INVALID_ARGUMENT',
-      `Invalid owner prefix ${quote(owner)}; expected a non-empty string such as "azure-npm-" (an empty owner would own every set).`,
-    );
-  }
+  validateOwnerPrefix(owner);
   const wanted = new Map<string, Wanted>();
   for (const set of desired.sets) {
     const name = validateSetName(set.name);
-    if (!name.startsWith(owner)) {
-      throw invalid(`Desired set ${quote(name)} does not start with the owner prefix ${quote(owner)}; only owned sets can be reconciled.`, {
-        set: name,
-        owner,
-      });
+    if (!isOwnedSetName(name, owner)) {
+      throw invalid(
+        `Desired set ${quote(name)} is not owned by ${quote(owner)}; expected the owner prefix followed by one or more of 0-9 and a-z (only owned sets can be reconciled).`,
+        {
+          set: name,
+          owner,
+        },
+      );
     }
     if (wanted.has(name)) throw invalid(`Desired set ${quote(name)} is listed twice; expected each kernel name once.`, { set: name });
     if (!CREATE_SPECS.has(set.spec)) {
@@ -279,7 +279,7 @@ function conflictOf(saved: SavedSet, spec: CreateSpec): string | undefined {
  * references from `headers`) equal to `desired` (see the module documentation).
  * Decisions that are not lines are in `plan.notes`.
  *
- * @throws IpsetsError `INVALID_ARGUMENT` for an empty owner; `INVALID_INPUT` for a
+ * @throws IpsetsError `INVALID_ARGUMENT` for an owner prefix `validateOwnerPrefix` refuses; `INVALID_INPUT` for a
  *   desired set that is not owned, listed twice, has an unknown spec or contradictory
  *   members; `INVALID_MEMBER` / `INVALID_SET_NAME` for a member that does not fit its set.
  */
@@ -294,7 +294,7 @@ export function planReconcile(
   const owner = desired.owner;
 
   const kernel = new Map<string, SavedSet>();
-  for (const s of snapshot.sets) if (s.name.startsWith(owner) && !kernel.has(s.name)) kernel.set(s.name, s);
+  for (const s of snapshot.sets) if (isOwnedSetName(s.name, owner) && !kernel.has(s.name)) kernel.set(s.name, s);
   const refs = new Map<string, number>();
   for (const h of headers) if (!refs.has(h.name)) refs.set(h.name, h.references);
 

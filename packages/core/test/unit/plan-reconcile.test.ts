@@ -231,6 +231,16 @@ describe('planReconcile: ownership and determinism', () => {
     );
   });
 
+  it('ownership was any prefix: owner "f" is refused, and foo, fw-ref, the bare azure-npm-, azure-npm-ABC and azure-npm-x.y are left untouched', () => {
+    const foreignNames = ['foo', 'fw-ref', 'azure-npm-', 'azure-npm-ABC', 'azure-npm-x.y'];
+    const sets = [...foreignNames.map((n) => saved(n, 'hash:net', ['10.0.0.9'])), saved(A, 'hash:net', ['10.0.0.9'])];
+    const p = plan(desired(), sets);
+    expect(text(p)).toEqual([`-X ${A}`]);
+    expect(() => planReconcile({ owner: 'f', sets: [] }, { sets, problems: [] }, headersOf(sets))).toThrow(/invalid owner prefix "f"/);
+    // A desired set the owner does not own by the rule is refused, not created.
+    expect(() => plan(desired(want('azure-npm-ABC', 'nethash')), [])).toThrow(/is not owned by "azure-npm-"/);
+  });
+
   it('is deterministic: the same inputs give the same plan', () => {
     const d = desired(want(L, 'setlist', [A, C]), want(A, 'nethash', ['10.0.0.1', '10.0.0.2']), want(C, 'nethash maxelem 4294967295'));
     const sets = [saved(A, 'hash:net', ['10.0.0.3']), saved(B, 'hash:net'), saved(M, 'list:set', [B]), saved(L, 'list:set', [A, B])];
