@@ -10,9 +10,11 @@ export type * from './types.js';
 
 // --- set model, names, manager, apply plans ---
 export {
+  CREATE_SPECS,
   EMPTY_SET,
   EMPTY_SET_NAME,
   SET_TYPES,
+  isCreateSpec,
   isSetType,
   kernelTypeOfSpec,
   prefixedName,
@@ -62,6 +64,7 @@ export {
   canonicalMemberForType,
   entryKey,
   hasNomatch,
+  isCanonicalMember,
   isValidKernelSetName,
   isValidMember,
   stripNomatch,
@@ -69,7 +72,7 @@ export {
 } from './members.js';
 export type { MemberKind } from './members.js';
 export { parseListHeaders, parseListNames, parseSave } from './save-parser.js';
-export { renderLine, renderRestore } from './render.js';
+export { MAX_RESTORE_LINE_BYTES, renderLine, renderRestore } from './render.js';
 export { classifyIpsetError } from './classify.js';
 export type { ClassifyOp, ClassifyOptions } from './classify.js';
 

@@ -38,7 +38,7 @@
 import { IpsetsError, quote } from './errors.js';
 import { canonicalMember, entryKey, hostAddress, validateSetName } from './members.js';
 import { isOwnedSetName, validateOwnerPrefix } from './naming.js';
-import { kernelTypeOfSpec } from './set-types.js';
+import { CREATE_SPECS, isCreateSpec, kernelTypeOfSpec } from './set-types.js';
 import type {
   CreateSpec,
   DesiredSet,
@@ -60,13 +60,6 @@ export interface PlanReconcileOptions {
    */
   recreateTypeConflicts?: boolean;
 }
-
-const CREATE_SPECS: ReadonlySet<string> = new Set<CreateSpec>([
-  'nethash',
-  'hash:ip,port',
-  'setlist',
-  'nethash maxelem 4294967295',
-]);
 
 const DEFAULT_MAXELEM = '65536';
 const DEFAULT_LIST_SIZE = '8';
@@ -192,8 +185,8 @@ function validateDesired(desired: DesiredState): Map<string, Wanted> {
       );
     }
     if (wanted.has(name)) throw invalid(`Desired set ${quote(name)} is listed twice; expected each kernel name once.`, { set: name });
-    if (!CREATE_SPECS.has(set.spec)) {
-      throw invalid(`Desired set ${quote(name)} has spec ${quote(set.spec)}; expected one of ${[...CREATE_SPECS].join(', ')}.`, {
+    if (!isCreateSpec(set.spec)) {
+      throw invalid(`Desired set ${quote(name)} has spec ${quote(set.spec)}; expected one of ${CREATE_SPECS.join(', ')}.`, {
         set: name,
         spec: set.spec,
       });
