@@ -71,7 +71,7 @@ export {
   validateSetName,
 } from './members.js';
 export type { MemberKind } from './members.js';
-export { parseListHeaders, parseListNames, parseSave } from './save-parser.js';
+export { MAX_PARSE_PROBLEMS, PROBLEM_TEXT_LIMIT, parseListHeaders, parseListNames, parseSave } from './save-parser.js';
 export { MAX_RESTORE_LINE_BYTES, renderLine, renderRestore } from './render.js';
 export { classifyIpsetError } from './classify.js';
 export type { ClassifyOp, ClassifyOptions } from './classify.js';

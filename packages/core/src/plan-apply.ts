@@ -7,6 +7,8 @@
  * come in the order they became dirty and members in the order they were added —
  * never hash order — so the same calls give the same plan, byte for byte.
  */
+import { quote } from './errors.js';
+import { isCanonicalMember } from './members.js';
 import { managerInternals } from './manager.js';
 import type { IPSetManager, PlanSetView } from './manager.js';
 import type { DirtyEntry } from './dirty-cache.js';
@@ -113,6 +115,17 @@ class Builder {
     this.lines[this.n++] = { op: 'del', set: set.kernelName, member, section, onError };
   }
 
+  /** The number of lines so far, for {@link rollback}. */
+  mark(): number {
+    return this.n;
+  }
+
+  /** Drops the lines added since `mark` (only when the capacity was not preallocated). */
+  rollback(mark: number): void {
+    this.n = mark;
+    this.lines.length = mark;
+  }
+
   resyncFlush(set: PlanSetView, section: string): void {
     this.lines[this.n++] = { op: 'flush', set: set.kernelName, section, onError: APPLY_HANDLERS.resync };
   }
@@ -207,7 +220,10 @@ export function planApply(manager: IPSetManager): RestorePlan {
  * the kernel, in set order) — canonical members make unchanged members compare equal;
  * then every other set to add or update with all its members; then flushes and
  * destroys. A dirty set that exists in the kernel with another type gets only its
- * create line (which fails and marks it not converged) and a note.
+ * create line (which fails and marks it not converged) and a note. A saved member
+ * that is not in the canonical form ipset prints for the set's type is never copied
+ * into a `-D` line: the set is flushed and refilled with all its members instead
+ * (`unreadable-members-rebuilt` note).
  */
 export function planApplyWithSave(manager: IPSetManager, snapshot: SaveSnapshot): RestorePlan {
   const { entries, basis } = managerInternals(manager).beginPlan();
@@ -240,10 +256,25 @@ function diffAgainstKernel(b: Builder, t: Target, saved: SavedSet): void {
     return;
   }
   const kernel = new Set<string>();
+  const start = b.mark();
   for (const m of saved.members) {
     if (kernel.has(m)) continue;
     kernel.add(m);
-    if (!set.hasMember(m)) b.del(set, m, section);
+    if (set.hasMember(m)) continue;
+    if (!isCanonicalMember(set.info.kernelType, m)) {
+      // A member ipset would not print this way is never echoed into a -D line:
+      // flush the set and send all its members, as for unknown contents.
+      b.rollback(start);
+      b.notes.push({
+        set: set.kernelName,
+        kind: 'unreadable-members-rebuilt',
+        message: `set ${set.name} holds ${quote(m)} in the kernel, which is not in the canonical form ipset prints for ${saved.type}; it is never copied into a plan: the set is flushed and refilled with its members`,
+      });
+      b.resyncFlush(set, section);
+      b.addAll(set, section);
+      return;
+    }
+    b.del(set, m, section);
   }
   set.forEachMember((m) => {
     if (!kernel.has(m)) b.add(set, m, section);
