@@ -14,7 +14,7 @@ import { planResetDestroy, planResetFlush } from './plan-reset.js';
 import { parseListHeaders, parseListNames, parseSave } from './save-parser.js';
 import { runRestoreSession } from './session.js';
 import type { RunRestoreSessionOptions } from './session.js';
-import type { ApplyReport, CommandResult, DesiredState, IpsetPort, PortCallOptions, RestorePlan } from './types.js';
+import type { ApplyReport, CommandResult, DesiredState, IpsetPort, PortCallOptions, RestorePlan, SaveSnapshot } from './types.js';
 
 /** Options of the drivers: the session's attempt budget and an abort signal passed to every port call. */
 export type DriverOptions = RunRestoreSessionOptions;
@@ -113,6 +113,12 @@ function emptyReport(plan: RestorePlan): ApplyReport {
  * result toward the consecutive-failure limit. With nothing dirty no command runs and
  * the count is untouched (as in the seed).
  *
+ * Beyond the seed: when a dirty set is to be updated (not created or destroyed), the
+ * driver first reads `ipset list -n` (names only, cheap) so that a set destroyed
+ * outside the library is recreated with all its members instead of only the newest
+ * ones, which the seed then reported as converged. If `list -n` fails, the apply goes
+ * on without the check and says so in a note.
+ *
  * Resolves with the report also when the apply did not converge (`report.converged`).
  *
  * @throws IpsetsError `MAX_CONSECUTIVE_FAILURES` when this failure reaches the
@@ -120,7 +126,18 @@ function emptyReport(plan: RestorePlan): ApplyReport {
  */
 export async function applyIPSets(manager: IPSetManager, port: IpsetPort, options: DriverOptions = {}): Promise<ApplyReport> {
   if (!manager.hasDirtyChanges) return emptyReport({ lines: [] });
-  const plan = planApply(manager);
+  let kernelSets: Set<string> | undefined;
+  let readProblem: string | undefined;
+  if (manager.dirtySets().some((d) => d.state === 'update')) {
+    try {
+      kernelSets = new Set(parseListNames(await read('list -n', (o) => port.listNames(o), options)));
+    } catch (error) {
+      if (!(error instanceof IpsetsError) || error.code !== 'KERNEL_READ_FAILED') throw error;
+      readProblem = `could not check which sets to update still exist (${error.message}); a set destroyed outside this library gets only its newest members`;
+    }
+  }
+  const plan = planApply(manager, kernelSets === undefined ? {} : { kernelSets });
+  if (readProblem !== undefined) (plan.notes ??= []).push({ set: '', kind: 'info', message: readProblem });
   const report = await runRestoreSession(plan, port, options);
   manager.commit(report);
   manager.recordApplyResult(report.converged);
@@ -131,9 +148,11 @@ export async function applyIPSets(manager: IPSetManager, port: IpsetPort, option
  * Applies the manager's dirty sets against what the kernel holds (the seed's
  * save-file variant, `applyIPSetsWithSaveFile`): `ipset save`, parse, plan with
  * {@link planApplyWithSave} (dirty sets that exist are diffed against their kernel
- * members), run the session, commit the report. As in the seed this path does not
- * count toward the consecutive-failure limit. With nothing dirty, nothing runs (not
- * even the save).
+ * members; saved members that are not canonical are never echoed), run the session,
+ * commit the report. As in the seed this path does not count toward the
+ * consecutive-failure limit. With nothing dirty, nothing runs; as in the reference,
+ * the save (seconds on a big node) is read only when a set is to be created or
+ * updated — with only destroys pending the plan needs no kernel members.
  *
  * @throws IpsetsError `KERNEL_READ_FAILED` when `ipset save` fails (nothing is applied).
  */
@@ -143,7 +162,8 @@ export async function applyIPSetsWithSave(
   options: DriverOptions = {},
 ): Promise<ApplyReport> {
   if (!manager.hasDirtyChanges) return emptyReport({ lines: [] });
-  const snapshot = parseSave(await read('save', (o) => port.save(o), options));
+  const needsSave = manager.dirtySets().some((d) => d.state !== 'destroy');
+  const snapshot: SaveSnapshot = needsSave ? parseSave(await read('save', (o) => port.save(o), options)) : { sets: [], problems: [] };
   const plan = planApplyWithSave(manager, snapshot);
   const report = await runRestoreSession(plan, port, options);
   manager.commit(report);

@@ -57,6 +57,7 @@ export type {
   ReferenceType,
 } from './manager.js';
 export { APPLY_HANDLERS, addOrUpdateSection, deleteSection, planApply, planApplyWithSave } from './plan-apply.js';
+export type { PlanApplyOptions } from './plan-apply.js';
 
 // --- members, save/list parsers, rendering, error classification ---
 export {

@@ -152,11 +152,28 @@ class Builder {
   }
 }
 
+/** Options of {@link planApply}. */
+export interface PlanApplyOptions {
+  /**
+   * Kernel names of the sets the kernel holds (`ipset list -n`), when known. A dirty
+   * set to update that is not among them was destroyed outside this library: it is
+   * planned as a create with all its members (and a note) instead of its delta, which
+   * would recreate it with only the newest members.
+   */
+  kernelSets?: ReadonlySet<string>;
+}
+
+/** True when an update entry's set is known to be missing from the kernel. */
+function vanished(entry: DirtyEntry, kernelSets: ReadonlySet<string> | undefined): boolean {
+  return kernelSets !== undefined && entry.state === 'update' && !kernelSets.has(entry.kernelName);
+}
+
 /** The exact number of lines {@link planApply} makes. */
-function countLines(sets: readonly Target[], entries: readonly DirtyEntry[]): number {
+function countLines(sets: readonly Target[], entries: readonly DirtyEntry[], kernelSets?: ReadonlySet<string>): number {
   let n = sets.length;
   for (const { entry, set } of sets) {
     if (entry.state === 'create') n += set.memberCount + (entry.unknown ? 1 : 0);
+    else if (vanished(entry, kernelSets)) n += set.memberCount;
     else n += (entry.toDelete?.size ?? 0) + (entry.toAdd?.size ?? 0);
   }
   for (const e of entries) if (e.state === 'destroy') n += 2;
@@ -191,17 +208,30 @@ function targets(manager: IPSetManager, entries: readonly DirtyEntry[]): Target[
  * seed's (spec §e.1, {@link APPLY_HANDLERS}). A set whose kernel contents are unknown
  * (after a failed apply, see `IPSetManager.commit`) is flushed before its adds.
  *
+ * With `options.kernelSets` (the names `ipset list -n` printed), a set to update that
+ * the kernel no longer holds is planned as a create with all its members.
+ *
  * The plan's `basis` lets `manager.commit(report)` clear exactly what reached the
  * kernel; a newer plan makes older ones stale.
  */
-export function planApply(manager: IPSetManager): RestorePlan {
+export function planApply(manager: IPSetManager, options: PlanApplyOptions = {}): RestorePlan {
+  const { kernelSets } = options;
   const { entries, basis } = managerInternals(manager).beginPlan();
   const sets = targets(manager, entries);
-  const b = new Builder(countLines(sets, entries));
+  const b = new Builder(countLines(sets, entries, kernelSets));
   for (const t of sets) b.create(t.set, t.section);
   for (const { entry, set, section } of sets) {
     if (entry.state === 'create') {
       if (entry.unknown) b.resyncFlush(set, section);
+      b.addAll(set, section);
+      continue;
+    }
+    if (vanished(entry, kernelSets)) {
+      b.notes.push({
+        set: set.kernelName,
+        kind: 'info',
+        message: `set ${set.name} is missing from the kernel (destroyed outside this library); it is recreated with all its members`,
+      });
       b.addAll(set, section);
       continue;
     }

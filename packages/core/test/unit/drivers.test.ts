@@ -215,6 +215,69 @@ describe('reconcileIPSets', () => {
   });
 });
 
+describe('the delta path notices a set destroyed behind its back', () => {
+  it('the manager wanted {10.0.0.1, .2, .3}, the set was destroyed outside, then .3 was added: all three are sent, not only .3', async () => {
+    const m = new IPSetManager();
+    m.addToSets([NS], '10.0.0.1', 'pod-1');
+    m.addToSets([NS], '10.0.0.2', 'pod-2');
+    await applyIPSets(m, createScriptedPort({ restore: [ok()] }));
+    m.addToSets([NS], '10.0.0.3', 'pod-3');
+    // list -n: the set is gone (someone ran ipset destroy).
+    const port = createScriptedPort({ listNames: [ok('kube-x\n')], restore: [ok()] }, { strict: true });
+    const report = await applyIPSets(m, port);
+    expect(port.calls.map((c) => c.method)).toEqual(['listNames', 'restore']);
+    expect(port.restores[0]).toBe(`-N ${nameOf(NS)} --exist nethash\n-A ${nameOf(NS)} 10.0.0.1\n-A ${nameOf(NS)} 10.0.0.2\n-A ${nameOf(NS)} 10.0.0.3\n`);
+    expect(report.converged).toBe(true);
+    expect(report.notes).toEqual([expect.objectContaining({ set: nameOf(NS), message: expect.stringContaining('missing from the kernel') })]);
+    expect(m.hasDirtyChanges).toBe(false);
+  });
+
+  it('a set still in the kernel gets only its delta; pure creates and destroys read no list', async () => {
+    const m = new IPSetManager();
+    m.addToSets([NS], '10.0.0.1', 'pod-1');
+    const first = createScriptedPort({ restore: [ok()] }, { strict: true });
+    await applyIPSets(m, first);
+    expect(first.calls.map((c) => c.method)).toEqual(['restore']);
+    m.addToSets([NS], '10.0.0.3', 'pod-3');
+    const port = createScriptedPort({ listNames: [ok(`${nameOf(NS)}\n`)], restore: [ok()] }, { strict: true });
+    await applyIPSets(m, port);
+    expect(port.restores[0]).toBe(`-N ${nameOf(NS)} --exist nethash\n-A ${nameOf(NS)} 10.0.0.3\n`);
+  });
+
+  it('when list -n fails the delta is applied as before and a note says the check was not made', async () => {
+    const m = new IPSetManager();
+    m.addToSets([NS], '10.0.0.1', 'pod-1');
+    await applyIPSets(m, createScriptedPort({ restore: [ok()] }));
+    m.addToSets([NS], '10.0.0.3', 'pod-3');
+    const port = createScriptedPort({ listNames: [fail('boom')], restore: [ok()] }, { strict: true });
+    const report = await applyIPSets(m, port);
+    expect(port.restores[0]).toBe(`-N ${nameOf(NS)} --exist nethash\n-A ${nameOf(NS)} 10.0.0.3\n`);
+    expect(report.notes).toEqual([expect.objectContaining({ message: expect.stringContaining('could not check') })]);
+  });
+});
+
+describe('applyIPSetsWithSave reads the save only when something is to be added or updated (the reference does)', () => {
+  it('only destroys pending: no ipset save', async () => {
+    const m = new IPSetManager();
+    m.createIPSets([NS]);
+    await applyIPSets(m, createScriptedPort({ restore: [ok()] }));
+    m.deleteIPSet(prefixedName(NS));
+    const port = createScriptedPort({ restore: [ok()] }, { strict: true });
+    const report = await applyIPSetsWithSave(m, port);
+    expect(port.calls.map((c) => c.method)).toEqual(['restore']);
+    expect(port.restores[0]).toBe(`-F ${nameOf(NS)}\n-X ${nameOf(NS)}\n`);
+    expect(report.converged).toBe(true);
+  });
+
+  it('an add pending: the save is read', async () => {
+    const m = new IPSetManager();
+    m.addToSets([NS], '10.0.0.1', 'pod-1');
+    const port = createScriptedPort({ save: [ok('')], restore: [ok()] }, { strict: true });
+    await applyIPSetsWithSave(m, port);
+    expect(port.calls.map((c) => c.method)).toEqual(['save', 'restore']);
+  });
+});
+
 describe('resetIPSets (spec §f, DESIGN §3.7)', () => {
   const O1 = 'azure-npm-111';
   const O2 = 'azure-npm-222';
