@@ -100,17 +100,23 @@ function checkedMember(line: PlanLine, kind: KernelSetType | undefined): string 
 /**
  * One plan line as restore text, without the trailing newline.
  *
- * Checked as described in the module documentation; `kind` is the kernel type of the
- * line's set when the caller knows it (without it a member must fit one of the
- * library's member grammars). `del` lines drop ` nomatch` because ipset rejects the
- * flag on `del` (``Unknown argument: `nomatch'``, the seed's issue #2840).
+ * Checked as described in the module documentation; a line alone does not say its
+ * set's kind, so a member must fit one of the library's member grammars
+ * ({@link renderRestore} checks it against the kind of its set's create line). `del`
+ * lines drop ` nomatch` because ipset rejects the flag on `del`
+ * (``Unknown argument: `nomatch'``, the seed's issue #2840).
  *
  * @throws IpsetsError `INVALID_ARGUMENT` when an add/del line has no member, a create
  *   line no spec or an unknown spec, the op is unknown, or the line would exceed
  *   {@link MAX_RESTORE_LINE_BYTES}; `INVALID_SET_NAME` for a set name that is not a
  *   kernel set name; `INVALID_MEMBER` for a member that is not canonical for the set.
  */
-export function renderLine(line: PlanLine, kind?: KernelSetType): string {
+export function renderLine(line: PlanLine): string {
+  return renderCheckedLine(line, undefined);
+}
+
+/** {@link renderLine} with the kernel type of the line's set, when known. */
+function renderCheckedLine(line: PlanLine, kind: KernelSetType | undefined): string {
   const op = line.op;
   if (op !== 'create' && op !== 'add' && op !== 'del' && op !== 'flush' && op !== 'destroy') {
     throw new IpsetsError(
@@ -217,7 +223,7 @@ export function renderRestore(plan: RestorePlan, indices?: readonly number[]): s
       else run.push(checkedMember(line!, runKind));
     } else {
       if (run.length > 0) flush();
-      out.push(renderLine(line!, typeof set === 'string' ? kinds.get(set) : undefined), '\n');
+      out.push(renderCheckedLine(line!, typeof set === 'string' ? kinds.get(set) : undefined), '\n');
     }
   }
   if (run.length > 0) flush();
