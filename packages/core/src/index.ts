@@ -4,15 +4,17 @@
  *
  * @packageDocumentation
  */
-export { IpsetsError, isIpsetsError, quote } from './errors.js';
+export { IpsetsError, QUOTE_LIMIT, isIpsetsError, quote } from './errors.js';
 export type { IpsetsErrorCode, IpsetsErrorOptions } from './errors.js';
 export type * from './types.js';
 
 // --- set model, names, manager, apply plans ---
 export {
+  CREATE_SPECS,
   EMPTY_SET,
   EMPTY_SET_NAME,
   SET_TYPES,
+  isCreateSpec,
   isSetType,
   kernelTypeOfSpec,
   prefixedName,
@@ -25,9 +27,12 @@ export type { SetTypeInfo } from './set-types.js';
 export {
   DEFAULT_OWNER,
   DIGEST_LENGTH,
+  MIN_OWNER_LENGTH,
+  OWNER_SEPARATORS,
   MAX_KERNEL_NAME_LENGTH,
   NAMING_SCHEMES,
   fnv1a32,
+  isOwnedSetName,
   kernelName,
   nameDigest,
   sha256,
@@ -35,6 +40,7 @@ export {
   sha256Hex,
   validateKernelSetName,
   validateOwner,
+  validateOwnerPrefix,
 } from './naming.js';
 export type { KernelNameOptions } from './naming.js';
 export { DirtyCache, isEmptyUpdate } from './dirty-cache.js';
@@ -51,6 +57,7 @@ export type {
   ReferenceType,
 } from './manager.js';
 export { APPLY_HANDLERS, addOrUpdateSection, deleteSection, planApply, planApplyWithSave } from './plan-apply.js';
+export type { PlanApplyOptions } from './plan-apply.js';
 
 // --- members, save/list parsers, rendering, error classification ---
 export {
@@ -58,14 +65,15 @@ export {
   canonicalMemberForType,
   entryKey,
   hasNomatch,
+  isCanonicalMember,
   isValidKernelSetName,
   isValidMember,
   stripNomatch,
   validateSetName,
 } from './members.js';
 export type { MemberKind } from './members.js';
-export { parseListHeaders, parseListNames, parseSave } from './save-parser.js';
-export { renderLine, renderRestore } from './render.js';
+export { MAX_PARSE_PROBLEMS, PROBLEM_TEXT_LIMIT, parseListHeaders, parseListNames, parseSave } from './save-parser.js';
+export { MAX_RESTORE_LINE_BYTES, renderLine, renderRestore } from './render.js';
 export { classifyIpsetError } from './classify.js';
 export type { ClassifyOp, ClassifyOptions } from './classify.js';
 

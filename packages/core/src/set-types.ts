@@ -30,6 +30,19 @@ function info(
   return Object.freeze({ type, kind, prefix, createSpec, kernelType: kernelTypeOfSpec(createSpec), selectorCapable });
 }
 
+/** Every create spec the library writes, in the order of {@link CreateSpec}. */
+export const CREATE_SPECS: readonly CreateSpec[] = Object.freeze([
+  'nethash',
+  'hash:ip,port',
+  'setlist',
+  'nethash maxelem 4294967295',
+] as CreateSpec[]);
+
+/** True when `spec` is one of {@link CREATE_SPECS} (the only texts a create line may carry). */
+export function isCreateSpec(spec: unknown): spec is CreateSpec {
+  return spec === 'nethash' || spec === 'hash:ip,port' || spec === 'setlist' || spec === 'nethash maxelem 4294967295';
+}
+
 /** The kernel type (`ipset save` spelling) that a create spec makes. */
 export function kernelTypeOfSpec(spec: CreateSpec): KernelSetType {
   switch (spec) {
