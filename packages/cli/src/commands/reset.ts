@@ -26,8 +26,11 @@ export async function resetCommand(options: ResetCommandOptions, io: CliIo): Pro
   const report = await resetIPSets(withProgress(kernel.port, io.stderr), { owner });
   const durationMs = io.now() - started;
   await kernel.persist();
+  const code = report.converged && report.leaked.length === 0 ? EXIT.ok : EXIT.failed;
   if (options.json === true) {
     const json = {
+      schemaVersion: 1,
+      exitCode: code,
       ...report,
       flush: reportToJson(report.flush),
       ...(report.destroy === undefined ? {} : { destroy: reportToJson(report.destroy) }),
@@ -35,5 +38,5 @@ export async function resetCommand(options: ResetCommandOptions, io: CliIo): Pro
     };
     io.stdout.write(JSON.stringify(json, null, 2) + '\n');
   } else io.stdout.write(formatResetReport(report, { style: stdoutStyle(io), durationMs, owner }));
-  return report.converged && report.leaked.length === 0 ? EXIT.ok : EXIT.failed;
+  return code;
 }
