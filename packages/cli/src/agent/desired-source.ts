@@ -11,7 +11,8 @@
  * a debounced check; every interval tick checks too, so a missed or dropped event never
  * leaves the agent stale. A check reads the bytes and compares them with the last ones
  * seen: unchanged bytes are no change. A file that disappears or turns invalid keeps
- * the last good state in force and is reported once per distinct content.
+ * the last good state in force and is reported once per distinct content, once it
+ * stayed so for a debounce (a half-written file is not a problem yet).
  */
 import { watch } from 'node:fs';
 import type { FSWatcher } from 'node:fs';
@@ -136,6 +137,7 @@ export class DesiredSource {
       return;
     }
     this.lastSeen = text;
+    this.unsettledKey = undefined;
     if (this.problem !== undefined) {
       this.problem = undefined;
       this.options.onRecovered();
@@ -148,6 +150,14 @@ export class DesiredSource {
     // Report each distinct bad content once, not on every tick.
     const key = `${kind}\0${text ?? ''}`;
     if (this.problem !== undefined && this.lastProblemKey === key) return;
+    // An in-place write is a truncate and then a write: a check in between sees an empty
+    // or partial file. Only bytes that are still there one debounce later are reported.
+    if (this.unsettledKey !== key) {
+      this.unsettledKey = key;
+      this.schedule();
+      return;
+    }
+    this.unsettledKey = undefined;
     this.lastProblemKey = key;
     this.lastSeen = text;
     this.problem = message;
@@ -155,6 +165,7 @@ export class DesiredSource {
   }
 
   private lastProblemKey: string | undefined;
+  private unsettledKey: string | undefined;
 
   /** Watches the file's folder and, when it is a symlink, the folder it resolves to (re-resolved after every swap). */
   private async rewatch(): Promise<void> {
