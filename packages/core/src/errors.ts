@@ -28,6 +28,8 @@ export type IpsetsErrorCode =
   /** A port command ran past its timeout or was aborted. */
   | 'TIMEOUT'
   | 'ABORTED'
+  /** Another writer held the kernel lock for longer than the caller was willing to wait. */
+  | 'LOCK_HELD'
   /** A desired-state file or other user input failed validation. */
   | 'INVALID_INPUT';
 
