@@ -5,7 +5,7 @@
  */
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { IpsetsError, quote } from '@ipsets/core';
+import { IpsetsError, isIpsetsError, quote } from '@ipsets/core';
 import type { CommandResult, IpsetPort, PortCallOptions } from '@ipsets/core';
 import type { FakeKernel } from '@ipsets/testing';
 import { formatCount, formatDuration } from './format.js';
@@ -87,13 +87,16 @@ export async function openKernel(options: KernelOptions, cwd = process.cwd()): P
     };
     // Restores and reads get their own budgets: a restore of a million members is slow
     // and legitimate, a save that takes minutes is a hang.
-    const restorePort = createLinuxPort({ ...base, timeoutMs: options.timeoutMs ?? DEFAULT_RESTORE_TIMEOUT_MS });
-    const readPort = createLinuxPort({ ...base, timeoutMs: options.readTimeoutMs ?? DEFAULT_READ_TIMEOUT_MS });
+    const linux = createLinuxPort({
+      ...base,
+      restoreTimeoutMs: options.timeoutMs ?? DEFAULT_RESTORE_TIMEOUT_MS,
+      readTimeoutMs: options.readTimeoutMs ?? DEFAULT_READ_TIMEOUT_MS,
+    });
     const port: IpsetPort = {
-      restore: (text, o) => restorePort.restore(text, o),
-      save: (o) => readPort.save(o),
-      listNames: (o) => readPort.listNames(o),
-      listHeaders: (o) => readPort.listHeaders(o),
+      restore: (text, o) => linux.restore(text, o).catch(withFlagNames),
+      save: (o) => linux.save(o).catch(withFlagNames),
+      listNames: (o) => linux.listNames(o).catch(withFlagNames),
+      listHeaders: (o) => linux.listHeaders(o).catch(withFlagNames),
     };
     const where = options.netns === undefined ? 'default network namespace' : `netns ${options.netns}`;
     return {
@@ -105,6 +108,15 @@ export async function openKernel(options: KernelOptions, cwd = process.cwd()): P
     };
   }
   throw new IpsetsError('INVALID_ARGUMENT', `unknown kernel ${quote(kind)}; expected fake or linux`);
+}
+
+/** A timeout names the library's option; people at the command line set the flag. */
+function withFlagNames(error: unknown): never {
+  if (isIpsetsError(error, 'TIMEOUT')) {
+    const message = error.message.replace(/\brestoreTimeoutMs\b/g, '--timeout').replace(/\breadTimeoutMs\b/g, '--read-timeout');
+    throw new IpsetsError('TIMEOUT', message, { cause: error.cause, details: error.details });
+  }
+  throw error;
 }
 
 /** Reads a fake kernel's state file; a missing file is an empty kernel. */

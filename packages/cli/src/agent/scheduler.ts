@@ -1,8 +1,8 @@
 /**
  * When the agent applies: at start, after a change of the file, and on every
  * interval tick. Applies never overlap: triggers during an apply collapse into
- * exactly one more. A stop lets the apply in flight finish for the grace period,
- * then has it aborted.
+ * exactly one more. (How long a stop waits for the apply in flight is the library
+ * agent's `stop({ graceMs })`.)
  */
 
 /** Options of {@link ApplyScheduler}. */
@@ -14,9 +14,6 @@ export interface ApplySchedulerOptions {
   /** Called on every tick before the tick's apply (the file re-check). */
   onTick?(): Promise<void>;
 }
-
-/** How a stop ended. */
-export type StopOutcome = 'idle' | 'finished' | 'aborted';
 
 /** Serialises applies and runs the interval loop. */
 export class ApplyScheduler {
@@ -60,26 +57,10 @@ export class ApplyScheduler {
     this.timer = setInterval(() => void tick(), this.options.intervalMs);
   }
 
-  /**
-   * Stops: no more triggers; waits for the apply in flight up to `graceMs`, then calls
-   * `abort` and waits for the apply to end.
-   */
-  async stop(graceMs: number, abort: () => void): Promise<StopOutcome> {
+  /** Stops: no more triggers or ticks; resolves when the apply in flight (if any) has ended. */
+  async halt(): Promise<void> {
     this.stopped = true;
     clearInterval(this.timer);
-    const running = this.running;
-    if (running === undefined) return 'idle';
-    let grace: NodeJS.Timeout | undefined;
-    const inTime = await Promise.race([
-      running.then(() => true),
-      new Promise<boolean>((ok) => {
-        grace = setTimeout(() => ok(false), graceMs);
-      }),
-    ]);
-    clearTimeout(grace);
-    if (inTime) return 'finished';
-    abort();
-    await running;
-    return 'aborted';
+    await this.running;
   }
 }

@@ -13,7 +13,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { Registry } from 'prom-client';
-import { IpsetsError, isIpsetsError, quote } from '@ipsets/core';
+import { IpsetsError, isIpsetsError, quote, reconcileIPSets } from '@ipsets/core';
 import type { ApplyReport, CommandResult, DesiredState, IpsetPort, PortCallOptions } from '@ipsets/core';
 import { createIpsetAgent } from '@ipsets/exec-linux';
 import { EXIT } from '../cli-io.js';
@@ -24,9 +24,10 @@ import type { KernelOptions } from '../kernel.js';
 import { parseListenAddress } from '../listen-address.js';
 import { createLogger } from '../logging.js';
 import type { LogFormat, LogLevel } from '../logging.js';
-import { listenForStop, stoppablePort } from '../signals.js';
+import { lockPathFor } from '../kernel-lock.js';
+import { listenForStop } from '../signals.js';
 import { DesiredSource } from '../agent/desired-source.js';
-import { AgentHealth } from '../agent/health.js';
+import { AgentProbes } from '../agent/health.js';
 import { closeServer, serveAgentHttp } from '../agent/http-server.js';
 import { createFileAgentMetrics } from '../agent/metrics.js';
 import { ApplyScheduler } from '../agent/scheduler.js';
@@ -53,6 +54,10 @@ export interface AgentCommandOptions extends KernelOptions {
   noMetrics?: boolean;
   /** After a stop signal, let the apply in flight run this long (ms) before aborting it. */
   graceMs?: number;
+  /** How long each apply waits for another writer of the kernel (ms; default 30 s). */
+  waitMs?: number;
+  /** The kernel lock file (default: see `lockPathFor`). */
+  lockFile?: string;
   /** Failing applies in a row before exit 5 (default {@link DEFAULT_MAX_FAILURES}). */
   maxFailures?: number;
   /** Apply once and return (0 converged, 3 only in-use leftovers, 1 not). */
@@ -98,18 +103,19 @@ export async function agentCommand(file: string, options: AgentCommandOptions, i
     throw new IpsetsError('INVALID_ARGUMENT', 'the agent needs a FILE it can re-read; "-" (stdin) works for plan, diff and apply');
   }
   const path = resolve(io.cwd, file);
-  const log = createLogger({ stream: io.stderr, ...(options.logFormat === undefined ? {} : { format: options.logFormat }), ...(options.logLevel === undefined ? {} : { level: options.logLevel }) });
+  const log = createLogger({
+    stream: io.stderr,
+    ...(options.logFormat === undefined ? {} : { format: options.logFormat }),
+    ...(options.logLevel === undefined ? {} : { level: options.logLevel }),
+  });
   // Bad input at start is refused before anything runs: no kernel touched, exit 2.
   const serve = options.once !== true && options.noMetrics !== true;
   const address = serve ? parseListenAddress(options.metricsBindAddress ?? DEFAULT_METRICS_BIND_ADDRESS) : undefined;
+  const graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
   const registry = new Registry();
   const metrics = createFileAgentMetrics(registry);
-  const health = new AgentHealth({
-    intervalMs: options.intervalMs,
-    // An apply is a save, a list and restores; anything much longer than their timeouts is stuck.
-    stuckAfterMs: 2 * (options.readTimeoutMs ?? DEFAULT_READ_TIMEOUT_MS) + 2 * (options.timeoutMs ?? DEFAULT_RESTORE_TIMEOUT_MS) + 60_000,
-  });
   let scheduler: ApplyScheduler | undefined;
+  let probes: AgentProbes | undefined;
   const source = await DesiredSource.open(
     {
       path,
@@ -119,12 +125,15 @@ export async function agentCommand(file: string, options: AgentCommandOptions, i
       onProblem: (kind, message, error) => {
         metrics.fileError();
         metrics.fileValid(false);
-        health.setFileProblem(message);
-        log.warn({ file: path, problem: kind, err: error }, `${kind === 'missing' ? 'the desired file is missing' : 'the desired file is invalid'}; keeping the last good state`);
+        probes?.setFileProblem(message);
+        log.warn(
+          { file: path, problem: kind, err: error },
+          `${kind === 'missing' ? 'the desired file is missing' : 'the desired file is invalid'}; keeping the last good state`,
+        );
       },
       onRecovered: () => {
         metrics.fileValid(true);
-        health.setFileProblem(undefined);
+        probes?.setFileProblem(undefined);
         log.info({ file: path }, 'the desired file is valid again');
       },
       ...(options.watch === false ? { watch: false } : {}),
@@ -138,35 +147,48 @@ export async function agentCommand(file: string, options: AgentCommandOptions, i
     },
   );
   await openKernel(options, io.cwd);
+  const lockFile = await lockPathFor(options, io.cwd);
 
   const holder = { desiredState: (): DesiredState => source.desired };
   const kernelPort = new SwitchablePort();
-  const port = stoppablePort(kernelPort);
+  const restoreMs = options.timeoutMs ?? DEFAULT_RESTORE_TIMEOUT_MS;
+  const readMs = options.readTimeoutMs ?? DEFAULT_READ_TIMEOUT_MS;
   const agent = createIpsetAgent({
     manager: holder,
-    port,
+    port: kernelPort,
     registry,
     maxConsecutiveFailures: options.maxFailures ?? DEFAULT_MAX_FAILURES,
+    // The whole read–plan–restore cycle of every apply holds the kernel lock.
+    lock: { path: lockFile, ...(options.waitMs === undefined ? {} : { waitMs: options.waitMs }) },
+    // Five restore attempts, two reads and the lock wait: anything longer is stuck.
+    stuckAfterMs: 5 * restoreMs + 2 * readMs + (options.waitMs ?? 30_000) + 30_000,
+    drivers: {
+      // Inside the agent's lock: a fake kernel's state file is re-read and written back
+      // there, so that another writer's change is never lost.
+      reconcile: async (desired, port, driverOptions) => {
+        const kernel = await openKernel(options, io.cwd);
+        kernelPort.current = kernel.port;
+        const report = await reconcileIPSets(desired, port, driverOptions);
+        await kernel.persist();
+        return report;
+      },
+    },
     // The library's own lines repeat the apply line below; its warnings and errors stay.
     logger: log.child({ component: 'agent' }, { level: options.logLevel === 'debug' ? 'debug' : 'warn' }),
   });
+  probes = new AgentProbes({ health: () => agent.health(), intervalMs: options.intervalMs });
+  if (source.fileProblem !== undefined) probes.setFileProblem(source.fileProblem);
 
-  let fatal: IpsetsError | undefined;
   let onFatal: (() => void) | undefined;
   const fatalReached = new Promise<'fatal'>((ok) => (onFatal = () => ok('fatal')));
+  let stopping = false;
 
   const applyOnce = async (why: string): Promise<number> => {
     const started = io.now();
-    health.applyStarted();
     try {
-      // Reopened every time: a fake kernel's state file may have been changed by another command.
-      const kernel = await openKernel(options, io.cwd);
-      kernelPort.current = kernel.port;
       const report = await agent.reconcile();
-      await kernel.persist();
       const durationMs = Math.round(io.now() - started);
       metrics.observe(report);
-      health.applyReported(report);
       const fields = {
         trigger: why,
         converged: report.converged,
@@ -185,38 +207,54 @@ export async function agentCommand(file: string, options: AgentCommandOptions, i
       return exitOfReport(report);
     } catch (error) {
       metrics.kernelError();
-      const message = error instanceof Error ? error.message : String(error);
-      health.applyFailed(message);
       if (isIpsetsError(error, 'MAX_CONSECUTIVE_FAILURES')) {
-        fatal ??= error;
-        log.error({ trigger: why, err: error, consecutiveFailures: agent.consecutiveFailures }, 'the consecutive-failure limit was reached; exiting so that the supervisor restarts the agent');
+        log.error(
+          { trigger: why, err: error, consecutiveFailures: agent.consecutiveFailures, exitCode: EXIT.tooManyFailures },
+          'the consecutive-failure limit was reached; exiting so that the supervisor restarts the agent',
+        );
         onFatal?.();
-      } else {
-        log.error({ trigger: why, err: error, durationMs: Math.round(io.now() - started), consecutiveFailures: agent.consecutiveFailures }, 'apply failed');
+        return EXIT.tooManyFailures;
       }
-      return fatal === undefined ? EXIT.failed : EXIT.tooManyFailures;
+      if (stopping && isIpsetsError(error, 'ABORTED')) {
+        log.warn({ trigger: why, err: error }, 'apply aborted by the stop');
+        return EXIT.failed;
+      }
+      const lockHeld = isIpsetsError(error) && (error.code as string) === 'LOCK_HELD';
+      log.error({ trigger: why, err: error, durationMs: Math.round(io.now() - started), consecutiveFailures: agent.consecutiveFailures }, 'apply failed');
+      return lockHeld ? EXIT.lockHeld : EXIT.failed;
     }
   };
 
-  const graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
-  const stopper = options.stopSignal === undefined
-    ? listenForStop({
-        onStop: (signal) => {
-          log.info({ signal, graceMs, applying: port.busy }, 'stop requested; letting the restore in flight finish');
-          port.refuseNewCalls(`the agent is stopping (${signal})`);
-          setTimeout(() => {
-            if (!port.busy) return;
-            log.warn({ graceMs }, 'the grace period ran out; aborting the apply in flight');
-            port.abortInFlight(`the grace period of ${graceMs} ms ran out`);
-          }, graceMs).unref();
-        },
-        onForce: (signal) => log.warn({ signal }, 'second signal: exiting now, the apply in flight is cut off'),
-      })
-    : undefined;
+  const stopAgent = async (why: string): Promise<void> => {
+    const result = await agent.stop({ graceMs });
+    if (result.aborted) {
+      const report = result.report as ApplyReport | undefined;
+      log.warn(
+        { graceMs, inFlight: result.inFlight, waitedMs: Math.round(result.waitedMs), failedSets: report?.failedSets?.slice(0, 20) ?? [] },
+        'the grace period ran out; the apply in flight was aborted (the next start repairs it)',
+      );
+    } else if (result.inFlight !== undefined) {
+      log.info({ inFlight: result.inFlight, waitedMs: Math.round(result.waitedMs), why }, 'the apply in flight finished');
+    }
+  };
+
+  const stopper =
+    options.stopSignal === undefined
+      ? listenForStop({
+          onStop: (signal) => {
+            stopping = true;
+            log.info({ signal, graceMs }, 'stop requested; letting the apply in flight finish');
+          },
+          onForce: (signal) => log.warn({ signal }, 'second signal: exiting now, the apply in flight is cut off'),
+        })
+      : undefined;
   try {
     if (options.once === true) {
-      const code = await applyOnce('once');
-      if (stopper?.signal !== undefined) log.info({ signal: stopper.signal }, 'stopped');
+      const once = applyOnce('once');
+      const first = await Promise.race([once.then(() => 'done' as const), stopper?.stopped ?? new Promise<never>(() => {})]);
+      if (first !== 'done') await stopAgent(first);
+      const code = await once;
+      if (stopper?.signal !== undefined) log.info({ signal: stopper.signal, exitCode: code }, 'stopped');
       return code;
     }
 
@@ -226,37 +264,35 @@ export async function agentCommand(file: string, options: AgentCommandOptions, i
         await applyOnce(why);
       },
       onTick: async () => {
-        health.beat();
+        probes?.beat();
         await source.check();
       },
     });
 
     let server: Server | undefined;
     if (address !== undefined) {
-      server = await serveAgentHttp(address, registry, health);
+      server = await serveAgentHttp(address, registry, probes);
       const bound = server.address() as AddressInfo;
       const host = bound.family === 'IPv6' ? `[${bound.address}]` : bound.address;
       log.info({ address: `${host}:${bound.port}`, url: `http://${host}:${bound.port}/metrics` }, 'serving /metrics, /livez and /readyz');
     }
     await source.start();
-    log.info({ file: path, intervalMs: options.intervalMs, debounceMs: options.debounceMs }, 'agent started');
+    log.info({ file: path, lockFile, intervalMs: options.intervalMs, debounceMs: options.debounceMs }, 'agent started');
     scheduler.trigger('start');
     scheduler.start();
 
     const why = await Promise.race([options.stopSignal ?? stopper!.stopped, fatalReached]);
+    stopping = true;
     source.close();
-    port.refuseNewCalls(why === 'fatal' ? 'the agent is exiting' : `the agent is stopping (${String(why)})`);
-    const outcome = await scheduler.stop(graceMs, () => {
-      log.warn({ graceMs }, 'the grace period ran out; aborting the apply in flight');
-      port.abortInFlight(`the grace period of ${graceMs} ms ran out`);
-    });
-    await agent.stop();
+    const halted = scheduler.halt();
+    await stopAgent(String(why));
+    await halted;
     if (server !== undefined) await closeServer(server);
     if (why === 'fatal') {
       log.error({ exitCode: EXIT.tooManyFailures, consecutiveFailures: agent.consecutiveFailures }, 'stopped');
       return EXIT.tooManyFailures;
     }
-    log.info({ signal: String(why), inFlight: outcome, exitCode: EXIT.ok }, 'stopped');
+    log.info({ signal: String(why), exitCode: EXIT.ok }, 'stopped');
     return EXIT.ok;
   } finally {
     stopper?.dispose();

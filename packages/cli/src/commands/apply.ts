@@ -18,7 +18,9 @@ import type { KernelOptions } from '../kernel.js';
 import { createLogger } from '../logging.js';
 import type { LogFormat, LogLevel } from '../logging.js';
 import { formatSetSummary, summarizeSets } from '../set-summary.js';
+import { lockPathFor, withWriterLock } from '../kernel-lock.js';
 import { listenForStop, stoppablePort } from '../signals.js';
+import type { StoppablePort } from '../signals.js';
 
 /** Default of `--grace` for apply: how long a stop waits for the restore in flight. */
 export const DEFAULT_APPLY_GRACE_MS = 20_000;
@@ -29,6 +31,10 @@ export interface ApplyCommandOptions extends KernelOptions {
   json?: boolean;
   /** After SIGTERM/SIGINT, let the restore in flight run this long (ms) before aborting it. */
   graceMs?: number;
+  /** How long to wait for another writer of the kernel (ms; default 30 s), then exit 4. */
+  waitMs?: number;
+  /** The kernel lock file (default: see `lockPathFor`). */
+  lockFile?: string;
   logFormat?: LogFormat;
   logLevel?: LogLevel;
   /** Where `-` reads from (default process.stdin). */
@@ -48,23 +54,26 @@ export async function applyCommand(file: string, options: ApplyCommandOptions, i
   // Validate the whole file before the kernel is even opened: a bad file changes nothing.
   const desiredFile = await loadDesiredInput(file, io, options.stdin);
   const desired = desiredStateOf(desiredFile);
-  const kernel = await openKernel(options, io.cwd);
+  const lockFile = await lockPathFor(options, io.cwd);
   const log = createLogger({
     stream: io.stderr,
     ...(options.logFormat === undefined ? {} : { format: options.logFormat }),
     ...(options.logLevel === undefined ? {} : { level: options.logLevel }),
   });
-  const port = stoppablePort(withProgress(kernel.port, io.stderr));
   const graceMs = options.graceMs ?? DEFAULT_APPLY_GRACE_MS;
+  const waitAbort = new AbortController();
+  let port: StoppablePort | undefined;
   const stopper =
     options.handleSignals === false
       ? undefined
       : listenForStop({
           onStop: (signal) => {
-            log.warn({ signal, graceMs, restoreInFlight: port.busy }, 'stop requested: the restore in flight may finish, no other starts');
-            port.refuseNewCalls(`ipsets apply was stopped by ${signal}`);
+            const why = `ipsets apply was stopped by ${signal}`;
+            log.warn({ signal, graceMs, restoreInFlight: port?.busy === true }, 'stop requested: the restore in flight may finish, no other starts');
+            waitAbort.abort(new Error(why));
+            port?.refuseNewCalls(why);
             setTimeout(() => {
-              if (!port.busy) return;
+              if (port?.busy !== true) return;
               log.warn({ signal, graceMs }, 'the grace period ran out; aborting the restore in flight');
               port.abortInFlight(`the grace period of ${graceMs} ms after ${signal} ran out`);
             }, graceMs).unref();
@@ -72,10 +81,19 @@ export async function applyCommand(file: string, options: ApplyCommandOptions, i
           onForce: (signal) => log.error({ signal }, 'second signal: exiting now; the kernel may be half-applied, run apply again'),
         });
   try {
-    const started = io.now();
-    const report = await reconcileIPSets(desired, port);
-    const durationMs = io.now() - started;
-    await kernel.persist();
+    // The whole read–plan–restore cycle holds the kernel lock; a fake kernel's state is
+    // read inside it too, so that two writers never work from the same old state.
+    const lockOptions = { signal: waitAbort.signal, ...(options.waitMs === undefined ? {} : { waitMs: options.waitMs }) };
+    const { kernel, report, durationMs } = await withWriterLock(lockFile, lockOptions, log, async () => {
+      const kernel = await openKernel(options, io.cwd);
+      port = stoppablePort(withProgress(kernel.port, io.stderr));
+      if (stopper?.signal !== undefined) port.refuseNewCalls(`ipsets apply was stopped by ${stopper.signal}`);
+      const started = io.now();
+      const report = await reconcileIPSets(desired, port);
+      const durationMs = io.now() - started;
+      await kernel.persist();
+      return { kernel, report, durationMs };
+    });
     const sets = summarizeSets(report, desired);
     const code = applyExitCode(report);
     if (options.json === true) {
@@ -85,7 +103,9 @@ export async function applyCommand(file: string, options: ApplyCommandOptions, i
       io.stdout.write(formatApplyReport(report, { style: stdoutStyle(io), labels: labelsOf(desired), durationMs }));
       io.stdout.write(formatSetSummary(sets));
     }
-    if (stopper?.signal !== undefined) log.info({ signal: stopper.signal, converged: report.converged, failedSets: report.failedSets.slice(0, 20), exitCode: code }, 'stopped');
+    if (stopper?.signal !== undefined) {
+      log.info({ signal: stopper.signal, converged: report.converged, failedSets: report.failedSets.slice(0, 20), exitCode: code }, 'stopped');
+    }
     return code;
   } finally {
     stopper?.dispose();

@@ -45,6 +45,10 @@ describe('defaults shown in --help', () => {
     expect(program.DEFAULT_GRACE_MS).toBe(apply.DEFAULT_APPLY_GRACE_MS);
     expect(program.DEFAULT_METRICS_BIND_ADDRESS).toBe(agent.DEFAULT_METRICS_BIND_ADDRESS);
     expect(program.DEFAULT_MAX_FAILURES).toBe(agent.DEFAULT_MAX_FAILURES);
+    const lib = await import('@ipsets/exec-linux');
+    expect(program.DEFAULT_RESTORE_TIMEOUT_MS).toBe(lib.DEFAULT_RESTORE_TIMEOUT_MS);
+    expect(program.DEFAULT_READ_TIMEOUT_MS).toBe(lib.DEFAULT_READ_TIMEOUT_MS);
+    expect(program.DEFAULT_LOCK_WAIT_MS).toBe(lib.DEFAULT_LOCK_WAIT_MS);
   });
 });
 
