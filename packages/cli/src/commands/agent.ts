@@ -112,132 +112,8 @@ export async function agentCommand(file: string, options: AgentCommandOptions, i
   const serve = options.once !== true && options.noMetrics !== true;
   const address = serve ? parseListenAddress(options.metricsBindAddress ?? DEFAULT_METRICS_BIND_ADDRESS) : undefined;
   const graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
-  const registry = new Registry();
-  const metrics = createFileAgentMetrics(registry);
-  let scheduler: ApplyScheduler | undefined;
-  let probes: AgentProbes | undefined;
-  const source = await DesiredSource.open(
-    {
-      path,
-      debounceMs: options.debounceMs,
-      load: (text) => desiredStateOf(parseDesiredText(text, { source: path })),
-      onChange: () => scheduler?.trigger('file changed'),
-      onProblem: (kind, message, error) => {
-        metrics.fileError();
-        metrics.fileValid(false);
-        probes?.setFileProblem(message);
-        log.warn(
-          { file: path, problem: kind, err: error },
-          `${kind === 'missing' ? 'the desired file is missing' : 'the desired file is invalid'}; keeping the last good state`,
-        );
-      },
-      onRecovered: () => {
-        metrics.fileValid(true);
-        probes?.setFileProblem(undefined);
-        log.info({ file: path }, 'the desired file is valid again');
-      },
-      ...(options.watch === false ? { watch: false } : {}),
-    },
-    async () => {
-      try {
-        return await readFile(path, 'utf8');
-      } catch (error) {
-        throw new IpsetsError('INVALID_INPUT', `cannot read desired-state file ${quote(path)}: ${(error as Error).message}`, { cause: error });
-      }
-    },
-  );
-  await openKernel(options, io.cwd);
-  const lockFile = await lockPathFor(options, io.cwd);
-
-  const holder = { desiredState: (): DesiredState => source.desired };
-  const kernelPort = new SwitchablePort();
-  const restoreMs = options.timeoutMs ?? DEFAULT_RESTORE_TIMEOUT_MS;
-  const readMs = options.readTimeoutMs ?? DEFAULT_READ_TIMEOUT_MS;
-  const agent = createIpsetAgent({
-    manager: holder,
-    port: kernelPort,
-    registry,
-    maxConsecutiveFailures: options.maxFailures ?? DEFAULT_MAX_FAILURES,
-    // The whole read–plan–restore cycle of every apply holds the kernel lock.
-    lock: { path: lockFile, ...(options.waitMs === undefined ? {} : { waitMs: options.waitMs }) },
-    // Five restore attempts, two reads and the lock wait: anything longer is stuck.
-    stuckAfterMs: 5 * restoreMs + 2 * readMs + (options.waitMs ?? 30_000) + 30_000,
-    drivers: {
-      // Inside the agent's lock: a fake kernel's state file is re-read and written back
-      // there, so that another writer's change is never lost.
-      reconcile: async (desired, port, driverOptions) => {
-        const kernel = await openKernel(options, io.cwd);
-        kernelPort.current = kernel.port;
-        const report = await reconcileIPSets(desired, port, driverOptions);
-        await kernel.persist();
-        return report;
-      },
-    },
-    // The library's own lines repeat the apply line below; its warnings and errors stay.
-    logger: log.child({ component: 'agent' }, { level: options.logLevel === 'debug' ? 'debug' : 'warn' }),
-  });
-  probes = new AgentProbes({ health: () => agent.health(), intervalMs: options.intervalMs });
-  if (source.fileProblem !== undefined) probes.setFileProblem(source.fileProblem);
-
-  let onFatal: (() => void) | undefined;
-  const fatalReached = new Promise<'fatal'>((ok) => (onFatal = () => ok('fatal')));
+  // Listeners first: a SIGTERM while a big file is still being read ends the agent cleanly too.
   let stopping = false;
-
-  const applyOnce = async (why: string): Promise<number> => {
-    const started = io.now();
-    try {
-      const report = await agent.reconcile();
-      const durationMs = Math.round(io.now() - started);
-      metrics.observe(report);
-      const fields = {
-        trigger: why,
-        converged: report.converged,
-        durationMs,
-        lines: report.linesTotal,
-        linesApplied: report.linesApplied,
-        attempts: report.attempts.length,
-        failedSets: report.failedSets.slice(0, 20),
-        inUseSets: report.inUseSets.slice(0, 20),
-        consecutiveFailures: agent.consecutiveFailures,
-        ...(report.fatal === undefined ? {} : { fatal: report.fatal.code, fatalMessage: report.fatal.message }),
-      };
-      if (report.converged) log.info(fields, 'apply converged');
-      else log.warn(fields, 'apply did not converge');
-      if (agent.fatalError !== undefined) throw agent.fatalError;
-      return exitOfReport(report);
-    } catch (error) {
-      metrics.kernelError();
-      if (isIpsetsError(error, 'MAX_CONSECUTIVE_FAILURES')) {
-        log.error(
-          { trigger: why, err: error, consecutiveFailures: agent.consecutiveFailures, exitCode: EXIT.tooManyFailures },
-          'the consecutive-failure limit was reached; exiting so that the supervisor restarts the agent',
-        );
-        onFatal?.();
-        return EXIT.tooManyFailures;
-      }
-      if (stopping && isIpsetsError(error, 'ABORTED')) {
-        log.warn({ trigger: why, err: error }, 'apply aborted by the stop');
-        return EXIT.failed;
-      }
-      const lockHeld = isIpsetsError(error) && (error.code as string) === 'LOCK_HELD';
-      log.error({ trigger: why, err: error, durationMs: Math.round(io.now() - started), consecutiveFailures: agent.consecutiveFailures }, 'apply failed');
-      return lockHeld ? EXIT.lockHeld : EXIT.failed;
-    }
-  };
-
-  const stopAgent = async (why: string): Promise<void> => {
-    const result = await agent.stop({ graceMs });
-    if (result.aborted) {
-      const report = result.report as ApplyReport | undefined;
-      log.warn(
-        { graceMs, inFlight: result.inFlight, waitedMs: Math.round(result.waitedMs), failedSets: report?.failedSets?.slice(0, 20) ?? [] },
-        'the grace period ran out; the apply in flight was aborted (the next start repairs it)',
-      );
-    } else if (result.inFlight !== undefined) {
-      log.info({ inFlight: result.inFlight, waitedMs: Math.round(result.waitedMs), why }, 'the apply in flight finished');
-    }
-  };
-
   const stopper =
     options.stopSignal === undefined
       ? listenForStop({
@@ -249,6 +125,140 @@ export async function agentCommand(file: string, options: AgentCommandOptions, i
         })
       : undefined;
   try {
+    return await runAgent();
+  } finally {
+    stopper?.dispose();
+  }
+
+  async function runAgent(): Promise<number> {
+    const registry = new Registry();
+    const metrics = createFileAgentMetrics(registry);
+    let scheduler: ApplyScheduler | undefined;
+    let probes: AgentProbes | undefined;
+    const source = await DesiredSource.open(
+      {
+        path,
+        debounceMs: options.debounceMs,
+        load: (text) => desiredStateOf(parseDesiredText(text, { source: path })),
+        onChange: () => scheduler?.trigger('file changed'),
+        onProblem: (kind, message, error) => {
+          metrics.fileError();
+          metrics.fileValid(false);
+          probes?.setFileProblem(message);
+          log.warn(
+            { file: path, problem: kind, err: error },
+            `${kind === 'missing' ? 'the desired file is missing' : 'the desired file is invalid'}; keeping the last good state`,
+          );
+        },
+        onRecovered: () => {
+          metrics.fileValid(true);
+          probes?.setFileProblem(undefined);
+          log.info({ file: path }, 'the desired file is valid again');
+        },
+        ...(options.watch === false ? { watch: false } : {}),
+      },
+      async () => {
+        try {
+          return await readFile(path, 'utf8');
+        } catch (error) {
+          throw new IpsetsError('INVALID_INPUT', `cannot read desired-state file ${quote(path)}: ${(error as Error).message}`, { cause: error });
+        }
+      },
+    );
+    await openKernel(options, io.cwd);
+    const lockFile = await lockPathFor(options, io.cwd);
+
+    const holder = { desiredState: (): DesiredState => source.desired };
+    const kernelPort = new SwitchablePort();
+    const restoreMs = options.timeoutMs ?? DEFAULT_RESTORE_TIMEOUT_MS;
+    const readMs = options.readTimeoutMs ?? DEFAULT_READ_TIMEOUT_MS;
+    const agent = createIpsetAgent({
+      manager: holder,
+      port: kernelPort,
+      registry,
+      maxConsecutiveFailures: options.maxFailures ?? DEFAULT_MAX_FAILURES,
+      // The whole read–plan–restore cycle of every apply holds the kernel lock.
+      lock: { path: lockFile, ...(options.waitMs === undefined ? {} : { waitMs: options.waitMs }) },
+      // Five restore attempts, two reads and the lock wait: anything longer is stuck.
+      stuckAfterMs: 5 * restoreMs + 2 * readMs + (options.waitMs ?? 30_000) + 30_000,
+      drivers: {
+        // Inside the agent's lock: a fake kernel's state file is re-read and written back
+        // there, so that another writer's change is never lost.
+        reconcile: async (desired, port, driverOptions) => {
+          const kernel = await openKernel(options, io.cwd);
+          kernelPort.current = kernel.port;
+          const report = await reconcileIPSets(desired, port, driverOptions);
+          await kernel.persist();
+          return report;
+        },
+      },
+      // The library's own lines repeat the apply line below; its warnings and errors stay.
+      logger: log.child({ component: 'agent' }, { level: options.logLevel === 'debug' ? 'debug' : 'warn' }),
+    });
+    probes = new AgentProbes({ health: () => agent.health(), intervalMs: options.intervalMs });
+    if (source.fileProblem !== undefined) probes.setFileProblem(source.fileProblem);
+
+    let onFatal: (() => void) | undefined;
+    const fatalReached = new Promise<'fatal'>((ok) => (onFatal = () => ok('fatal')));
+    const applyOnce = async (why: string): Promise<number> => {
+      const started = io.now();
+      try {
+        const report = await agent.reconcile();
+        const durationMs = Math.round(io.now() - started);
+        metrics.observe(report);
+        const fields = {
+          trigger: why,
+          converged: report.converged,
+          durationMs,
+          lines: report.linesTotal,
+          linesApplied: report.linesApplied,
+          attempts: report.attempts.length,
+          failedSets: report.failedSets.slice(0, 20),
+          inUseSets: report.inUseSets.slice(0, 20),
+          consecutiveFailures: agent.consecutiveFailures,
+          ...(report.fatal === undefined ? {} : { fatal: report.fatal.code, fatalMessage: report.fatal.message }),
+        };
+        if (report.converged) log.info(fields, 'apply converged');
+        else log.warn(fields, 'apply did not converge');
+        if (agent.fatalError !== undefined) throw agent.fatalError;
+        return exitOfReport(report);
+      } catch (error) {
+        metrics.kernelError();
+        if (isIpsetsError(error, 'MAX_CONSECUTIVE_FAILURES')) {
+          log.error(
+            { trigger: why, err: error, consecutiveFailures: agent.consecutiveFailures, exitCode: EXIT.tooManyFailures },
+            'the consecutive-failure limit was reached; exiting so that the supervisor restarts the agent',
+          );
+          onFatal?.();
+          return EXIT.tooManyFailures;
+        }
+        if (stopping && isIpsetsError(error, 'ABORTED')) {
+          log.warn({ trigger: why, err: error }, 'apply aborted by the stop');
+          return EXIT.failed;
+        }
+        const lockHeld = isIpsetsError(error) && (error.code as string) === 'LOCK_HELD';
+        log.error({ trigger: why, err: error, durationMs: Math.round(io.now() - started), consecutiveFailures: agent.consecutiveFailures }, 'apply failed');
+        return lockHeld ? EXIT.lockHeld : EXIT.failed;
+      }
+    };
+
+    const stopAgent = async (why: string): Promise<void> => {
+      const result = await agent.stop({ graceMs });
+      if (result.aborted) {
+        const report = result.report as ApplyReport | undefined;
+        log.warn(
+          { graceMs, inFlight: result.inFlight, waitedMs: Math.round(result.waitedMs), failedSets: report?.failedSets?.slice(0, 20) ?? [] },
+          'the grace period ran out; the apply in flight was aborted (the next start repairs it)',
+        );
+      } else if (result.inFlight !== undefined) {
+        log.info({ inFlight: result.inFlight, waitedMs: Math.round(result.waitedMs), why }, 'the apply in flight finished');
+      }
+    };
+
+    if (stopper?.signal !== undefined) {
+      log.info({ signal: stopper.signal, exitCode: EXIT.ok }, 'stopped before the first apply; nothing was changed');
+      return EXIT.ok;
+    }
     if (options.once === true) {
       const once = applyOnce('once');
       const first = await Promise.race([once.then(() => 'done' as const), stopper?.stopped ?? new Promise<never>(() => {})]);
@@ -294,7 +304,5 @@ export async function agentCommand(file: string, options: AgentCommandOptions, i
     }
     log.info({ signal: String(why), exitCode: EXIT.ok }, 'stopped');
     return EXIT.ok;
-  } finally {
-    stopper?.dispose();
   }
 }

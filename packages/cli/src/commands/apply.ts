@@ -51,10 +51,6 @@ export function applyExitCode(report: ApplyReport): number {
 
 /** Runs `ipsets apply`; returns the exit code. */
 export async function applyCommand(file: string, options: ApplyCommandOptions, io: CliIo): Promise<number> {
-  // Validate the whole file before the kernel is even opened: a bad file changes nothing.
-  const desiredFile = await loadDesiredInput(file, io, options.stdin);
-  const desired = desiredStateOf(desiredFile);
-  const lockFile = await lockPathFor(options, io.cwd);
   const log = createLogger({
     stream: io.stderr,
     ...(options.logFormat === undefined ? {} : { format: options.logFormat }),
@@ -63,6 +59,7 @@ export async function applyCommand(file: string, options: ApplyCommandOptions, i
   const graceMs = options.graceMs ?? DEFAULT_APPLY_GRACE_MS;
   const waitAbort = new AbortController();
   let port: StoppablePort | undefined;
+  // Listeners first: a signal while a big file is still being read must not kill the process either.
   const stopper =
     options.handleSignals === false
       ? undefined
@@ -81,6 +78,10 @@ export async function applyCommand(file: string, options: ApplyCommandOptions, i
           onForce: (signal) => log.error({ signal }, 'second signal: exiting now; the kernel may be half-applied, run apply again'),
         });
   try {
+    // Validate the whole file before the kernel is even opened: a bad file changes nothing.
+    const desiredFile = await loadDesiredInput(file, io, options.stdin);
+    const desired = desiredStateOf(desiredFile);
+    const lockFile = await lockPathFor(options, io.cwd);
     // The whole read–plan–restore cycle holds the kernel lock; a fake kernel's state is
     // read inside it too, so that two writers never work from the same old state.
     const lockOptions = { signal: waitAbort.signal, ...(options.waitMs === undefined ? {} : { waitMs: options.waitMs }) };

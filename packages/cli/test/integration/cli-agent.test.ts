@@ -112,7 +112,7 @@ describe('ipsets agent', () => {
     expect(result.exitCode, err.text).toBe(0);
     const lines = jsonLines(err.text);
     for (const line of lines) expect(line).toMatchObject({ level: expect.any(String), time: expect.any(String), msg: expect.any(String) });
-    expect(lines).toContainEqual(expect.objectContaining({ msg: 'stop requested; letting the restore in flight finish', signal: 'SIGTERM' }));
+    expect(lines).toContainEqual(expect.objectContaining({ msg: 'stop requested; letting the apply in flight finish', signal: 'SIGTERM' }));
     expect(lines.at(-1)).toMatchObject({ msg: 'stopped', signal: 'SIGTERM', exitCode: 0 });
   });
 
