@@ -183,6 +183,28 @@ exec ${REAL_IPSET} "$@"
     }
   });
 
+  it('SIGTERM during apply: the restore in flight finishes, a JSON stop line, the exit code of the report (here 0, converged)', { timeout: 180_000 }, async () => {
+    const ns = await createTestNamespace('h4-aterm');
+    try {
+      // 100 sets: the defect left 6 of 100 filled and exited 143.
+      const sets = Array.from({ length: 100 }, (_, i) => ({ name: `s${i}`, members: members(i, 500) }));
+      await writeFile(join(dir, 'hundred.json'), JSON.stringify({ sets: sets.map((s) => ({ type: 'namespace', ...s })) }));
+      await writeFile(restoreLog, '');
+      const apply = spawnIpsets(['apply', 'hundred.json', '--netns', ns.name, '--ipset', wrapper, '--log-format', 'json'], { cwd: dir });
+      for (let i = 0; i < 1200 && !(await readFile(restoreLog, 'utf8')).includes('start'); i++) await new Promise((r) => setTimeout(r, 20));
+      apply.kill('SIGTERM');
+      const result = await apply;
+      expect(result.exitCode, String(result.stdout) + String(result.stderr)).toBe(0);
+      const lines = String(result.stderr).trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+      expect(lines).toContainEqual(expect.objectContaining({ msg: 'stop requested: the restore in flight may finish, no other starts', signal: 'SIGTERM' }));
+      expect(lines.at(-1)).toMatchObject({ msg: 'stopped', signal: 'SIGTERM', converged: true, exitCode: 0 });
+      expect(await ownedSets(ns)).toEqual(expected(sets));
+      console.info(`[h4] SIGTERM during apply of 100 sets: exit ${result.exitCode}, ${(await ownedSets(ns)).size}/100 sets complete`);
+    } finally {
+      await ns.dispose();
+    }
+  });
+
   it('a set that can never converge raises ipsets_consecutive_failures and at --max-failures the agent exits 5; /livez stays 200, /readyz says 503', async () => {
     const ns = await createTestNamespace('h4-fail');
     try {
