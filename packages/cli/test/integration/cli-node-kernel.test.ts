@@ -205,6 +205,38 @@ exec ${REAL_IPSET} "$@"
     }
   });
 
+  it('every stderr line of a whole agent run parses as JSON: a failing set, a bad file, a stop', async () => {
+    const ns = await createTestNamespace('h4-json');
+    try {
+      const stuck = kernelName('ns-stuck');
+      await ns.run(['ipset', 'create', stuck, 'hash:ip', 'maxelem', '4']);
+      await ns.run(['iptables', '-A', 'OUTPUT', '-m', 'set', '--match-set', stuck, 'dst', '-j', 'ACCEPT']);
+      const file = join(dir, 'json-run.yaml');
+      await writeFile(file, desiredYaml([{ name: 'stuck', members: members(31, 10) }, { name: 'fine', members: members(32, 10) }]));
+      const agent = spawnIpsets(['agent', 'json-run.yaml', '--netns', ns.name, '--no-metrics', '--interval', '500ms', '--debounce', '50ms'], { cwd: dir });
+      let stderr = '';
+      agent.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+      const until = async (re: RegExp) => {
+        for (let i = 0; i < 300 && !re.test(stderr); i++) await new Promise((r) => setTimeout(r, 50));
+        expect(stderr).toMatch(re);
+      };
+      await until(/apply did not converge/);
+      await writeFile(file, 'sets:\n  - { type: namespace, name: fine, members: [10.0.0.300] }\n');
+      await until(/keeping the last good state/);
+      agent.kill('SIGTERM');
+      const result = await agent;
+      expect(result.exitCode, stderr).toBe(0);
+      const lines = stderr.trim().split('\n');
+      const parsed = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+      for (const p of parsed) expect(p).toMatchObject({ level: expect.any(String), time: expect.any(String), msg: expect.any(String) });
+      expect(parsed).toContainEqual(expect.objectContaining({ msg: 'apply did not converge', failedSets: [stuck] }));
+      expect(parsed.at(-1)).toMatchObject({ msg: 'stopped', exitCode: 0 });
+      console.info(`[h4] a whole agent run (failing set, bad file, SIGTERM): ${lines.length} stderr lines, all JSON`);
+    } finally {
+      await ns.dispose();
+    }
+  });
+
   it('a set that can never converge raises ipsets_consecutive_failures and at --max-failures the agent exits 5; /livez stays 200, /readyz says 503', async () => {
     const ns = await createTestNamespace('h4-fail');
     try {
