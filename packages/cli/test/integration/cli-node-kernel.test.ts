@@ -113,6 +113,44 @@ exec ${REAL_IPSET} "$@"
     }
   });
 
+  it('a second writer exits 4 naming the holder pid once --wait ran out; readers never wait', async () => {
+    const ns = await createTestNamespace('h4-held');
+    try {
+      const slow = join(dir, 'slow-ipset');
+      // The holder's restore takes 8 s, then runs for real.
+      await writeFile(slow, `#!/bin/sh\ncase "$*" in\n  *restore*) sleep 8;;\nesac\nexec ${REAL_IPSET} "$@"\n`, { mode: 0o755 });
+      await writeFile(join(dir, 'held.yaml'), desiredYaml([{ name: 'held', members: members(40, 5) }]));
+      await writeFile(restoreLog, '');
+      const holder = spawnIpsets(['apply', 'held.yaml', '--netns', ns.name, '--ipset', slow], { cwd: dir });
+      let holderDone = false;
+      void holder.finally(() => (holderDone = true));
+      // Wait until the holder is inside its restore (it holds the lock by then).
+      for (let i = 0; i < 200; i++) {
+        const ps = await ns.run(['sh', '-c', 'pgrep -f "sleep 8" || true']);
+        if (ps.stdout.trim() !== '') break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      const started = Date.now();
+      const second = await ipsets(['apply', 'held.yaml', '--netns', ns.name, '--wait', '1s'], { cwd: dir });
+      expect(second.exitCode, second.stdout + second.stderr).toBe(4);
+      expect(second.stderr).toContain(String(holder.pid));
+      const json = await ipsets(['reset', '--netns', ns.name, '--wait', '500ms', '--json'], { cwd: dir });
+      expect(json.exitCode).toBe(4);
+      expect(JSON.parse(json.stdout)).toMatchObject({ schemaVersion: 1, exitCode: 4, error: { code: 'LOCK_HELD' } });
+      const readerStarted = Date.now();
+      const reader = await ipsets(['diff', 'held.yaml', '--netns', ns.name], { cwd: dir });
+      expect(reader.exitCode, reader.stderr).toBe(0);
+      const readerMs = Date.now() - readerStarted;
+      // The reader ended while the writer still held the lock.
+      expect(holderDone).toBe(false);
+      expect((await holder).exitCode).toBe(0);
+      console.info(`[h4] lock held by pid ${holder.pid}: a second apply exited 4 naming it; reset --json exited 4; diff ran in ${readerMs} ms while the lock was held (writers: ${readerStarted - started} ms)`);
+      console.info(`[h4] the message: ${second.stderr.trim().split('\n').at(-1)}`);
+    } finally {
+      await ns.dispose();
+    }
+  });
+
   it('a hung ipset ends apply within its timeout plus a few seconds with exit 1 and a report; the next apply converges', async () => {
     const ns = await createTestNamespace('h4-hang');
     try {
