@@ -271,6 +271,7 @@ FILE may be a Kubernetes ConfigMap volume: its ..data symlink swaps are followed
           maxFailures: opts['maxFailures'] as number,
           // `--no-metrics` makes commander store metrics: false.
           ...(address === false ? { noMetrics: true } : typeof address === 'string' ? { metricsBindAddress: address } : {}),
+          ...(opts['metrics'] !== undefined && opts['metrics'] !== false && opts['metricsBindAddress'] === undefined ? { deprecatedMetricsFlag: true } : {}),
           ...(opts['once'] === true ? { once: true } : {}),
         },
         io,

@@ -52,6 +52,8 @@ export interface AgentCommandOptions extends KernelOptions {
   metricsBindAddress?: string;
   /** Serve nothing. */
   noMetrics?: boolean;
+  /** The address came from the deprecated `--metrics` flag (a warning is logged). */
+  deprecatedMetricsFlag?: boolean;
   /** After a stop signal, let the apply in flight run this long (ms) before aborting it. */
   graceMs?: number;
   /** How long each apply waits for another writer of the kernel (ms; default 30 s). */
@@ -108,6 +110,7 @@ export async function agentCommand(file: string, options: AgentCommandOptions, i
     ...(options.logFormat === undefined ? {} : { format: options.logFormat }),
     ...(options.logLevel === undefined ? {} : { level: options.logLevel }),
   });
+  if (options.deprecatedMetricsFlag === true) log.warn({ flag: '--metrics' }, '--metrics is deprecated; use --metrics-bind-address');
   // Bad input at start is refused before anything runs: no kernel touched, exit 2.
   const serve = options.once !== true && options.noMetrics !== true;
   const address = serve ? parseListenAddress(options.metricsBindAddress ?? DEFAULT_METRICS_BIND_ADDRESS) : undefined;

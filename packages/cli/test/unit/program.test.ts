@@ -85,3 +85,22 @@ describe('runCli', () => {
     expect(run.out).toBe('');
   });
 });
+
+describe('agent flags', () => {
+  it('keep --metrics as a deprecated alias of --metrics-bind-address, with a warning', async () => {
+    const { mkdtemp, writeFile, rm } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const dir = await mkdtemp(join(tmpdir(), 'ipsets-flags-'));
+    try {
+      await writeFile(join(dir, 'd.yaml'), 'sets:\n  - { type: namespace, name: shop, members: [10.0.0.1] }\n');
+      const run = Object.assign(io(), { cwd: dir });
+      // A port that is not a number fails after the warning, before anything is served.
+      expect(await runCli(['agent', 'd.yaml', '--kernel', 'fake', '--metrics', '127.0.0.1:http'], run)).toBe(2);
+      expect(run.err).toContain('"msg":"--metrics is deprecated; use --metrics-bind-address"');
+      expect(run.err).toContain('metrics port "http"');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
