@@ -93,6 +93,12 @@ class SwitchablePort implements IpsetPort {
   }
 }
 
+/** The library agent's lines at `warn` and above (its info lines repeat the command's), or all with `debug`. */
+function libraryLevel(level: LogLevel): LogLevel {
+  if (level === 'debug') return 'debug';
+  return level === 'info' ? 'warn' : level;
+}
+
 /** The exit code of one apply: 0 converged, 3 converged except in-use leftovers, 1 not converged. */
 function exitOfReport(report: ApplyReport): number {
   if (!report.converged) return EXIT.failed;
@@ -196,7 +202,7 @@ export async function agentCommand(file: string, options: AgentCommandOptions, i
         },
       },
       // The library's own lines repeat the apply line below; its warnings and errors stay.
-      logger: log.child({ component: 'agent' }, { level: options.logLevel === 'debug' ? 'debug' : 'warn' }),
+      logger: log.child({ component: 'agent' }, { level: libraryLevel(options.logLevel ?? 'info') }),
     });
     probes = new AgentProbes({ health: () => agent.health(), intervalMs: options.intervalMs });
     if (source.fileProblem !== undefined) probes.setFileProblem(source.fileProblem);
