@@ -129,7 +129,8 @@ describe('the default kernel', () => {
   // `sudo ipsets apply node.yaml` used to "converge" into ./.ipsets-state.json.
   it('is the real one: apply without --kernel runs ipset (here a missing binary) and writes no state file', async () => {
     await writeFile(join(dir, 'd.yaml'), 'sets:\n  - { type: namespace, name: shop, members: [10.0.0.1] }\n');
-    const run = await ipsets(['apply', 'd.yaml', '--ipset', '/nonexistent/ipset'], { cwd: dir });
+    // A lock file of its own: the test never takes the host's kernel lock.
+    const run = await ipsets(['apply', 'd.yaml', '--ipset', '/nonexistent/ipset', '--lock-file', 'test.lock'], { cwd: dir });
     expect(run.exitCode, run.stdout + run.stderr).toBe(1);
     expect(run.stderr + run.stdout).toContain('"/nonexistent/ipset" was not found');
     await expect(readFile(join(dir, '.ipsets-state.json'))).rejects.toThrow(/ENOENT/);

@@ -4,7 +4,7 @@
  * `--kernel linux --netns NAME`; a foreign set stays untouched; a set held by an
  * iptables rule is reported leaked by reset.
  */
-import { copyFile, readFile, writeFile } from 'node:fs/promises';
+import { copyFile, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { kernelName, parseSave } from '@ipsets/core';
@@ -27,6 +27,7 @@ describeKernel('ipsets on the real kernel (network namespace)', () => {
   });
   afterAll(async () => {
     await ns?.dispose();
+    if (ns !== undefined) await rm(`/run/ipsets/${ns.name}.lock`, { force: true });
     await cleanup?.();
   });
 

@@ -5,7 +5,7 @@
  * `--ipset` wrapper script logs the start and end of every restore (with the pid of
  * the ipsets process that ran it) and then runs the real ipset.
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { kernelName, parseSave } from '@ipsets/core';
@@ -110,6 +110,8 @@ exec ${REAL_IPSET} "$@"
       console.info(`[h4] 5 concurrent applies: ${events.length / 2} restores, max ${maxOpen} at a time, final kernel = file ${last}`);
     } finally {
       await ns.dispose();
+      // The lock file of a namespace that no longer exists.
+      await rm(`/run/ipsets/${ns.name}.lock`, { force: true });
     }
   });
 
@@ -148,6 +150,8 @@ exec ${REAL_IPSET} "$@"
       console.info(`[h4] the message: ${second.stderr.trim().split('\n').at(-1)}`);
     } finally {
       await ns.dispose();
+      // The lock file of a namespace that no longer exists.
+      await rm(`/run/ipsets/${ns.name}.lock`, { force: true });
     }
   });
 
@@ -182,6 +186,8 @@ exec ${REAL_IPSET} "$@"
       console.info(`[h4] hung ipset: apply ended after ${took} ms (timeout 3000 ms), ${half}/6000 members were in the kernel; the next apply converged`);
     } finally {
       await ns.dispose();
+      // The lock file of a namespace that no longer exists.
+      await rm(`/run/ipsets/${ns.name}.lock`, { force: true });
     }
   });
 
@@ -218,6 +224,8 @@ exec ${REAL_IPSET} "$@"
       console.info(`[h4] SIGTERM during a 200,000-member restore: agent exited 0 after ${took} ms (grace 20 s); restores logged: ${log.join(' | ')}`);
     } finally {
       await ns.dispose();
+      // The lock file of a namespace that no longer exists.
+      await rm(`/run/ipsets/${ns.name}.lock`, { force: true });
     }
   });
 
@@ -240,6 +248,8 @@ exec ${REAL_IPSET} "$@"
       console.info(`[h4] SIGTERM during apply of 100 sets: exit ${result.exitCode}, ${(await ownedSets(ns)).size}/100 sets complete`);
     } finally {
       await ns.dispose();
+      // The lock file of a namespace that no longer exists.
+      await rm(`/run/ipsets/${ns.name}.lock`, { force: true });
     }
   });
 
@@ -272,6 +282,8 @@ exec ${REAL_IPSET} "$@"
       console.info(`[h4] a whole agent run (failing set, bad file, SIGTERM): ${lines.length} stderr lines, all JSON`);
     } finally {
       await ns.dispose();
+      // The lock file of a namespace that no longer exists.
+      await rm(`/run/ipsets/${ns.name}.lock`, { force: true });
     }
   });
 
@@ -322,6 +334,8 @@ exec ${REAL_IPSET} "$@"
       console.info(`[h4] never-converging set: ipsets_consecutive_failures went ${seen.join(' -> ')}, agent exited ${result.exitCode}`);
     } finally {
       await ns.dispose();
+      // The lock file of a namespace that no longer exists.
+      await rm(`/run/ipsets/${ns.name}.lock`, { force: true });
     }
   });
 });
