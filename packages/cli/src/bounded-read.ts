@@ -7,7 +7,8 @@
  * dropped.
  */
 import { isUtf8 } from 'node:buffer';
-import { open } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open, stat } from 'node:fs/promises';
 import { IpsetsError } from '@ipsets/core';
 import { formatBytes, quoteCut } from './format.js';
 
@@ -30,6 +31,12 @@ function tooLarge(name: string, what: string, size: string, limit: number): Ipse
   );
 }
 
+function notRegular(name: string, what: string, path: string, kind: string): IpsetsError {
+  return new IpsetsError('INVALID_INPUT', `${what} ${name} is ${kind}; expected a regular file (use - to read standard input)`, {
+    details: { source: path, problems: [] },
+  });
+}
+
 function kindOf(stat: { isDirectory(): boolean; isCharacterDevice(): boolean; isBlockDevice(): boolean; isFIFO(): boolean; isSocket(): boolean }): string {
   if (stat.isDirectory()) return 'a directory';
   if (stat.isCharacterDevice()) return 'a character device';
@@ -50,28 +57,27 @@ export async function readInputFile(path: string, options: ReadInputOptions): Pr
   const name = quoteCut(path);
   let handle;
   try {
-    handle = await open(path, 'r');
+    // Look before opening: opening a FIFO for reading blocks until a writer comes.
+    const before = await stat(path);
+    if (!before.isFile()) throw notRegular(name, options.what, path, kindOf(before));
+    // Non-blocking, in case a FIFO took the file's place since.
+    handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (error) {
+    if (error instanceof IpsetsError) throw error;
     throw new IpsetsError('INVALID_INPUT', `cannot read ${options.what} ${name}: ${(error as Error).message}`, {
       cause: error,
       details: { source: path, problems: [] },
     });
   }
   try {
-    const stat = await handle.stat();
-    if (!stat.isFile()) {
-      throw new IpsetsError(
-        'INVALID_INPUT',
-        `${options.what} ${name} is ${kindOf(stat)}; expected a regular file (use - to read standard input)`,
-        { details: { source: path, problems: [] } },
-      );
-    }
-    if (stat.size > limit) throw tooLarge(name, options.what, formatBytes(stat.size), limit);
+    const info = await handle.stat();
+    if (!info.isFile()) throw notRegular(name, options.what, path, kindOf(info));
+    if (info.size > limit) throw tooLarge(name, options.what, formatBytes(info.size), limit);
     // Read to the end rather than to stat.size: the file may have grown (or be a /proc file
     // that reports 0), but never past the limit.
     const chunks: Buffer[] = [];
     let total = 0;
-    const chunkSize = Math.max(64 * 1024, Math.min(stat.size + 1, limit + 1));
+    const chunkSize = Math.max(64 * 1024, Math.min(info.size + 1, limit + 1));
     for (;;) {
       const buffer = Buffer.allocUnsafe(Math.min(chunkSize, limit + 1 - total));
       const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);

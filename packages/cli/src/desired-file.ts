@@ -175,6 +175,9 @@ function setNameProblem(name: string): string | undefined {
 /** Problems kept in full; past this they are only counted (a file of 3,000,000 bad members must not cost 3,000,000 messages). */
 export const MAX_KEPT_PROBLEMS = 1000;
 
+/** Validation stops after this many problems: a file of millions of bad members is refused in seconds. */
+export const MAX_COUNTED_PROBLEMS = 10_000;
+
 interface Collector {
   problems: FileProblem[];
   /** Problems found, kept or not. */
@@ -225,7 +228,7 @@ function messageOf(error: unknown): string {
  */
 export function validateDesiredDocument(
   doc: unknown,
-): { ok: true; file: DesiredFile } | { ok: false; problems: FileProblem[]; total: number } {
+): { ok: true; file: DesiredFile } | { ok: false; problems: FileProblem[]; total: number; more?: true } {
   const parsed = fileSchema.safeParse(doc, { reportInput: true });
   const c = collector();
   if (!parsed.success) {
@@ -287,6 +290,7 @@ export function validateDesiredDocument(
     if (kind === 'set') {
       const seen = new Map<string, number>();
       set.members.forEach((member, j) => {
+        if (c.total >= MAX_COUNTED_PROBLEMS) return;
         const path = ['sets', i, 'members', j];
         if (typeof member !== 'string') {
           c.add(path, `got ${describeValue(member)}; expected a member string like ${type === 'namedPorts' ? '"10.0.0.1,tcp:80"' : '"10.0.0.1" or "10.0.0.0/24 nomatch"'}`);
@@ -382,7 +386,7 @@ export function validateDesiredDocument(
     });
   }
 
-  if (c.total > 0) return { ok: false, problems: c.problems, total: c.total };
+  if (c.total > 0) return { ok: false, problems: c.problems, total: c.total, ...(c.total >= MAX_COUNTED_PROBLEMS ? { more: true } : {}) };
   return { ok: true, file: { owner, scheme, sets } };
 }
 
@@ -452,15 +456,15 @@ function yamlLocator(doc: Document.Parsed, lineCounter: LineCounter): Locator {
 }
 
 /** The one error of a bad desired-state file: `INVALID_INPUT`, with `details.problems`. */
-export function desiredFileError(source: string, problems: readonly FileProblem[], total = problems.length): IpsetsError {
+export function desiredFileError(source: string, problems: readonly FileProblem[], total = problems.length, more = false): IpsetsError {
   const name = cutText(source, 300);
   // One problem: one line that says what is wrong. More: a header, then the first ones in full, then a count.
   const text =
     total === 1 && problems.length === 1
       ? `${name}: 1 problem; nothing was applied: ${formatProblem(problems[0]!)}`
-      : `${name}: ${formatCount(total)} problems; nothing was applied:\n${[
+      : `${name}: ${more ? 'at least ' : ''}${formatCount(total)} problems; nothing was applied:\n${[
           ...problems.slice(0, SHOWN_PROBLEMS).map((p) => `  ${formatProblem(p)}`),
-          ...(total > SHOWN_PROBLEMS ? [`  … and ${formatCount(total - Math.min(SHOWN_PROBLEMS, problems.length))} more`] : []),
+          ...(total > SHOWN_PROBLEMS ? [`  … and ${more ? 'at least ' : ''}${formatCount(total - Math.min(SHOWN_PROBLEMS, problems.length))} more${more ? ' (checking stopped there)' : ''}`] : []),
         ].join('\n')}`;
   return new IpsetsError('INVALID_INPUT', text, { details: { source, problems, total } });
 }
@@ -629,7 +633,7 @@ function parseYaml(text: string, source: string): { doc: unknown; locate: Locato
             ? 'the file holds more than one YAML document (---); expected one document'
             : e.code === 'RESOURCE_EXHAUSTION'
               ? `the document nests too deeply; expected ${ROOT_EXPECTED}`
-              : `not valid YAML: ${cutText(e.message.split('\n')[0] ?? '', 200)}`;
+              : `not valid YAML: ${cutText(e.message.split('\n')[0] ?? '', 200)}; expected a valid YAML document`;
         return { path: '(root)', line: pos.line, column: pos.col, message };
       }),
     );
@@ -664,7 +668,7 @@ function parseJson(text: string, source: string): { doc: unknown; locate: Locato
     const at = /at position (\d+)/.exec(message);
     const pos = at === null ? undefined : lineColumns(text, [Number(at[1])]).get(Number(at[1]));
     throw desiredFileError(source, [
-      { path: '(root)', ...(pos === undefined ? {} : { line: pos.line, column: pos.column }), message: `not valid JSON: ${cutText(message, 200)}` },
+      { path: '(root)', ...(pos === undefined ? {} : { line: pos.line, column: pos.column }), message: `not valid JSON: ${cutText(message, 200)}; expected a valid JSON document` },
     ]);
   }
   // JSON.parse keeps the last of duplicate keys without a word; one more linear scan finds them.
@@ -716,7 +720,7 @@ export function parseDesiredText(text: string, options: ParseDesiredOptions = {}
     // In file order, so a reader fixes them top to bottom (validation runs in passes).
     const located = locate(result.problems).map((p, i) => ({ p, i }));
     located.sort((a, b) => (a.p.line ?? Infinity) - (b.p.line ?? Infinity) || (a.p.column ?? 0) - (b.p.column ?? 0) || a.i - b.i);
-    throw desiredFileError(source, located.map((x) => x.p), result.total);
+    throw desiredFileError(source, located.map((x) => x.p), result.total, result.more === true);
   }
   return result.file;
 }

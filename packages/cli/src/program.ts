@@ -91,7 +91,7 @@ export function createProgram(io: CliIo, result: { code: number }): Command {
     try {
       result.code = await fn();
     } catch (error) {
-      result.code = reportError(io, error);
+      result.code = reportError(io, error, { debug: program.opts()['debug'] === true });
     }
   };
   program
@@ -99,6 +99,7 @@ export function createProgram(io: CliIo, result: { code: number }): Command {
     .description('Keep a kernel\'s ipsets equal to a desired-state file: plan, diff, apply, save, reset, agent, demo.')
     .version(cliVersion(), '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help')
+    .option('--debug', 'print the stack trace of an internal error')
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(text),
@@ -108,7 +109,9 @@ export function createProgram(io: CliIo, result: { code: number }): Command {
     .addHelpText(
       'after',
       `
-Exit codes: 0 done (apply: converged), 1 not converged or the kernel failed, 2 bad input.
+Exit codes: 0 done (apply: converged), 1 not converged or the kernel failed, 2 bad input
+(nothing changed; also a refused empty desired state), 3 converged except owned sets the
+kernel still references (in use), so they could not be removed.
 Start with:  ipsets demo`,
     );
 
@@ -145,12 +148,19 @@ Start with:  ipsets demo`,
   kernelOptions(
     program
       .command('apply')
-      .description('make the kernel\'s owned sets equal to FILE and print the report (exit 0 converged, 1 not, 2 bad input)')
+      .description('make the kernel\'s owned sets equal to FILE and print the report (exit 0 converged, 1 not, 2 bad input, 3 converged except sets in use)')
       .argument('<file>', 'desired-state file (JSON or YAML)')
       .option('--json', 'print the report as JSON')
+      .option('--allow-empty', 'allow a FILE with no sets to destroy the owned sets the kernel holds (refused otherwise, exit 2)')
       .addHelpText('after', FILE_HELP),
   ).action((file: string, opts: Record<string, unknown>) =>
-    run(() => applyCommand(file, { ...kernelOf(opts), ...(opts['json'] === true ? { json: true } : {}) }, io))(),
+    run(() =>
+      applyCommand(
+        file,
+        { ...kernelOf(opts), ...(opts['json'] === true ? { json: true } : {}), ...(opts['allowEmpty'] === true ? { allowEmpty: true } : {}) },
+        io,
+      ),
+    )(),
   );
 
   kernelOptions(
@@ -226,7 +236,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       // Commander printed the message already.
       return EXIT.badInput;
     }
-    return reportError(io, error);
+    return reportError(io, error, { debug: argv.includes('--debug') });
   }
   return result.code;
 }
