@@ -8,9 +8,9 @@
  * Members are checked with core's `canonicalMemberForType`, so the command and
  * the library accept exactly the same members.
  */
-import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
-import { LineCounter, parseDocument, isNode } from 'yaml';
+import { Composer, LineCounter, Parser, YAMLParseError, isAlias, isMap, isNode, isScalar, isSeq } from 'yaml';
+import type { CST, Document } from 'yaml';
 import { z } from 'zod';
 import {
   IPSetManager,
@@ -23,13 +23,15 @@ import {
   isIpsetsError,
   kernelName,
   prefixedName,
-  quote,
   setTypeInfo,
   validateOwner,
   validateSetName,
   validateUnprefixedName,
 } from '@ipsets/core';
 import type { DesiredState, NamingScheme, SetMetadata, SetType } from '@ipsets/core';
+import { decodeUtf8, readInputFile, readInputStream } from './bounded-read.js';
+import { cutText, formatCount, quoteCut as quote } from './format.js';
+import { MAX_JSON_DEPTH, lineColumns, locateJsonPaths, scanJsonStructure } from './json-scan.js';
 
 /** Longest unprefixed set name a file may use (Kubernetes `key:value` labels fit with room to spare). */
 export const MAX_SET_NAME_LENGTH = 512;
@@ -128,17 +130,25 @@ const EXPECTED_KEYS: Record<string, string> = {
   ref: 'type, name',
 };
 
+/** What a whole desired file must be, for messages about the document itself. */
+const ROOT_EXPECTED = 'a mapping with a "sets" list (see ipsets plan --help)';
+
+/** Longest member string looked at; the longest valid one ("255.255.255.255,sctp:65535") has 26 characters. */
+const MAX_MEMBER_LENGTH = 64;
+
 function zodIssueMessage(issue: z.core.$ZodIssue): string {
   switch (issue.code) {
     case 'invalid_type':
+      if (issue.path.length === 0) return `got ${describeValue(issue.input)}; expected ${ROOT_EXPECTED}`;
       return `got ${describeValue(issue.input)}; expected ${issue.expected === 'array' ? 'a list' : issue.expected === 'object' ? 'a mapping' : `a ${issue.expected}`}`;
     case 'unrecognized_keys': {
       const depth = issue.path.length;
       const where = depth === 0 ? '(root)' : depth === 2 ? 'set' : 'ref';
-      return `unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => quote(k)).join(', ')}; expected only ${EXPECTED_KEYS[where]}`;
+      const keys = issue.keys.slice(0, 10).map((k) => quote(k)).join(', ') + (issue.keys.length > 10 ? ` and ${formatCount(issue.keys.length - 10)} more` : '');
+      return `unknown key${issue.keys.length > 1 ? 's' : ''} ${keys}; expected only ${EXPECTED_KEYS[where]}`;
     }
     default:
-      return issue.message;
+      return cutText(issue.message, 300);
   }
 }
 
@@ -162,14 +172,29 @@ function setNameProblem(name: string): string | undefined {
   return undefined;
 }
 
+/** Problems kept in full; past this they are only counted (a file of 3,000,000 bad members must not cost 3,000,000 messages). */
+export const MAX_KEPT_PROBLEMS = 1000;
+
+/** Validation stops after this many problems: a file of millions of bad members is refused in seconds. */
+export const MAX_COUNTED_PROBLEMS = 10_000;
+
 interface Collector {
   problems: FileProblem[];
-  add(path: readonly PropertyKey[], message: string): void;
+  /** Problems found, kept or not. */
+  total: number;
+  add(path: readonly PropertyKey[], message: string | (() => string)): void;
 }
 
 function collector(): Collector {
-  const problems: FileProblem[] = [];
-  return { problems, add: (path, message) => problems.push({ path: formatPath(path), message }) };
+  const c: Collector = {
+    problems: [],
+    total: 0,
+    add: (path, message) => {
+      c.total++;
+      if (c.problems.length < MAX_KEPT_PROBLEMS) c.problems.push({ path: formatPath(path), message: typeof message === 'string' ? message : message() });
+    },
+  };
+  return c;
 }
 
 function isSetType(value: string): value is SetType {
@@ -193,8 +218,8 @@ function checkName(c: Collector, path: readonly PropertyKey[], name: string): bo
 }
 
 function messageOf(error: unknown): string {
-  if (error instanceof Error) return error.message.replace(/\.$/, '');
-  return String(error);
+  if (error instanceof Error) return cutText(error.message.replace(/\.$/, ''));
+  return cutText(String(error));
 }
 
 /**
@@ -203,12 +228,12 @@ function messageOf(error: unknown): string {
  */
 export function validateDesiredDocument(
   doc: unknown,
-): { ok: true; file: DesiredFile } | { ok: false; problems: FileProblem[] } {
+): { ok: true; file: DesiredFile } | { ok: false; problems: FileProblem[]; total: number; more?: true } {
   const parsed = fileSchema.safeParse(doc, { reportInput: true });
   const c = collector();
   if (!parsed.success) {
-    for (const issue of parsed.error.issues) c.add(issue.path, zodIssueMessage(issue));
-    return { ok: false, problems: c.problems };
+    for (const issue of parsed.error.issues) c.add(issue.path, () => zodIssueMessage(issue));
+    return { ok: false, problems: c.problems, total: c.total };
   }
   const raw: RawFile = parsed.data;
 
@@ -219,7 +244,11 @@ export function validateDesiredDocument(
     else c.add(['scheme'], `unknown naming scheme ${quote(raw.scheme)}; expected one of ${NAMING_SCHEMES.join(', ')}`);
   }
   let ownerOk = true;
-  if (raw.owner !== undefined) {
+  if (raw.owner !== undefined && raw.owner.length > MAX_KERNEL_NAME_LENGTH) {
+    // Cut here: core's message would quote the whole value.
+    c.add(['owner'], `owner prefix ${quote(owner)} is ${formatCount(owner.length)} characters long; expected an owner prefix of at most ${MAX_KERNEL_NAME_LENGTH - DIGEST_LENGTH[scheme]} characters`);
+    ownerOk = false;
+  } else if (raw.owner !== undefined) {
     try {
       // Core's rule: a usable kernel-name start that leaves room for the digest within 31 characters.
       validateOwner(owner, scheme);
@@ -261,9 +290,17 @@ export function validateDesiredDocument(
     if (kind === 'set') {
       const seen = new Map<string, number>();
       set.members.forEach((member, j) => {
+        if (c.total >= MAX_COUNTED_PROBLEMS) return;
         const path = ['sets', i, 'members', j];
         if (typeof member !== 'string') {
           c.add(path, `got ${describeValue(member)}; expected a member string like ${type === 'namedPorts' ? '"10.0.0.1,tcp:80"' : '"10.0.0.1" or "10.0.0.0/24 nomatch"'}`);
+          return;
+        }
+        if (member.length > MAX_MEMBER_LENGTH) {
+          c.add(
+            path,
+            `member ${quote(member)} is ${formatCount(member.length)} characters long; expected a member string of at most ${MAX_MEMBER_LENGTH} characters like ${type === 'namedPorts' ? '"10.0.0.1,tcp:80"' : '"10.0.0.1" or "10.0.0.0/24 nomatch"'}`,
+          );
           return;
         }
         let canonical: string;
@@ -327,7 +364,7 @@ export function validateDesiredDocument(
     sets.push({ type, name: set.name, members, memberSets });
   });
 
-  if (ownerOk && c.problems.length === 0) {
+  if (ownerOk && c.total === 0) {
     // Kernel names: the same check the manager makes, reported with the set's path.
     const owners = new Map<string, number>();
     raw.sets.forEach((set, i) => {
@@ -349,48 +386,313 @@ export function validateDesiredDocument(
     });
   }
 
-  if (c.problems.length > 0) return { ok: false, problems: c.problems };
+  if (c.total > 0) return { ok: false, problems: c.problems, total: c.total, ...(c.total >= MAX_COUNTED_PROBLEMS ? { more: true } : {}) };
   return { ok: true, file: { owner, scheme, sets } };
 }
 
-/** Finds 1-based line/column of each problem's value in the text (best effort). */
-function locate(text: string, problems: FileProblem[]): FileProblem[] {
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, uniqueKeys: false, prettyErrors: false });
-  return problems.map((problem) => {
-    if (problem.path === '(root)') return problem;
-    const keys: (string | number)[] = [];
-    for (const part of problem.path.matchAll(/([^.[\]]+)|\[(\d+)\]/g)) {
-      if (part[2] !== undefined) keys.push(Number(part[2]));
-      else if (part[1] !== undefined) keys.push(part[1]);
-    }
-    // Walk up until a node with a position exists (a missing key points at its parent).
-    for (let n = keys.length; n > 0; n--) {
-      const node: unknown = doc.getIn(keys.slice(0, n), true);
-      if (isNode(node) && node.range) {
-        const pos = lineCounter.linePos(node.range[0]);
-        return { ...problem, line: pos.line, column: pos.col };
+/** Problems that get a line number (locating is a scan of the text; the rest are counted, not located). */
+const LOCATED_PROBLEMS = 1000;
+
+/** Problems shown in full in the error message; the rest are counted. */
+const SHOWN_PROBLEMS = 50;
+
+function pathKeys(path: string): (string | number)[] {
+  const keys: (string | number)[] = [];
+  for (const part of path.matchAll(/([^.[\]]+)|\[(\d+)\]/g)) {
+    if (part[2] !== undefined) keys.push(Number(part[2]));
+    else if (part[1] !== undefined) keys.push(part[1]);
+  }
+  return keys;
+}
+
+/** Adds the line/column of each problem's value, walking up to the parent for a missing key. */
+type Locator = (problems: FileProblem[]) => FileProblem[];
+
+function jsonLocator(text: string): Locator {
+  return (problems) => {
+    const located = problems.slice(0, LOCATED_PROBLEMS);
+    const wanted: (string | number)[][] = [];
+    const chains = located.map((p) => {
+      if (p.path === '(root)') return [];
+      const keys = pathKeys(p.path);
+      const chain: string[] = [];
+      for (let n = keys.length; n > 0; n--) {
+        wanted.push(keys.slice(0, n));
+        chain.push(formatPath(keys.slice(0, n)));
       }
-    }
-    return problem;
-  });
+      return chain;
+    });
+    // One scan for all of them, one more for the line numbers: never a second parser.
+    const offsets = locateJsonPaths(text, wanted);
+    const positions = lineColumns(text, [...offsets.values()]);
+    const out = located.map((p, i) => {
+      for (const id of chains[i]!) {
+        const offset = offsets.get(id);
+        if (offset === undefined) continue;
+        const pos = positions.get(offset)!;
+        return { ...p, line: pos.line, column: pos.column };
+      }
+      return p;
+    });
+    return [...out, ...problems.slice(LOCATED_PROBLEMS)];
+  };
+}
+
+function yamlLocator(doc: Document.Parsed, lineCounter: LineCounter): Locator {
+  return (problems) =>
+    problems.map((problem, i) => {
+      if (problem.path === '(root)' || problem.line !== undefined || i >= LOCATED_PROBLEMS) return problem;
+      const keys = pathKeys(problem.path);
+      // Walk up until a node with a position exists (a missing key points at its parent).
+      for (let n = keys.length; n > 0; n--) {
+        const node: unknown = doc.getIn(keys.slice(0, n), true);
+        if (isNode(node) && node.range) {
+          const pos = lineCounter.linePos(node.range[0]);
+          return { ...problem, line: pos.line, column: pos.col };
+        }
+      }
+      return problem;
+    });
 }
 
 /** The one error of a bad desired-state file: `INVALID_INPUT`, with `details.problems`. */
-export function desiredFileError(source: string, problems: readonly FileProblem[]): IpsetsError {
-  const shown = problems.slice(0, 50).map((p) => `  ${formatProblem(p)}`);
-  if (problems.length > shown.length) shown.push(`  … and ${problems.length - shown.length} more`);
-  return new IpsetsError(
-    'INVALID_INPUT',
-    `${source}: ${problems.length} problem${problems.length === 1 ? '' : 's'}; nothing was applied:\n${shown.join('\n')}`,
-    { details: { source, problems } },
-  );
+export function desiredFileError(source: string, problems: readonly FileProblem[], total = problems.length, more = false): IpsetsError {
+  const name = cutText(source, 300);
+  // One problem: one line that says what is wrong. More: a header, then the first ones in full, then a count.
+  const text =
+    total === 1 && problems.length === 1
+      ? `${name}: 1 problem; nothing was applied: ${formatProblem(problems[0]!)}`
+      : `${name}: ${more ? 'at least ' : ''}${formatCount(total)} problems; nothing was applied:\n${[
+          ...problems.slice(0, SHOWN_PROBLEMS).map((p) => `  ${formatProblem(p)}`),
+          ...(total > SHOWN_PROBLEMS ? [`  … and ${more ? 'at least ' : ''}${formatCount(total - Math.min(SHOWN_PROBLEMS, problems.length))} more${more ? ' (checking stopped there)' : ''}`] : []),
+        ].join('\n')}`;
+  return new IpsetsError('INVALID_INPUT', text, { details: { source, problems, total } });
 }
 
-/** `line 12:7, sets[3].members[0]: …`. */
+/** `line 12:7, sets[3].members[0]: …` (the message cut to a readable length). */
 export function formatProblem(problem: FileProblem): string {
   const where = problem.line === undefined ? '' : `line ${problem.line}:${problem.column ?? 1}, `;
-  return `${where}${problem.path}: ${problem.message}`;
+  return `${where}${cutText(problem.path, 200)}: ${cutText(problem.message)}`;
+}
+
+/** `!!binary` for `tag:yaml.org,2002:binary`, other tags as written. */
+function shortTag(tag: string): string {
+  return tag.startsWith('tag:yaml.org,2002:') ? `!!${tag.slice('tag:yaml.org,2002:'.length)}` : tag;
+}
+
+interface YamlPath {
+  readonly key: string | number;
+  readonly parent: YamlPath | undefined;
+}
+
+function yamlPath(path: YamlPath | undefined): string {
+  const keys: (string | number)[] = [];
+  for (let p = path; p !== undefined; p = p.parent) keys.push(p.key);
+  return formatPath(keys.reverse());
+}
+
+/**
+ * What JSON cannot say but YAML can, refused before the document becomes data:
+ * duplicate keys (with their path; the parser would keep the last), tags (`!!binary`
+ * yields bytes, `!foo` anything), non-string keys, nesting deeper than a desired file
+ * needs. An explicit stack, not recursion: no document can overflow it.
+ */
+function yamlStructureProblems(doc: Document.Parsed, lineCounter: LineCounter): FileProblem[] {
+  const problems: FileProblem[] = [];
+  const at = (node: unknown) => {
+    if (!isNode(node) || !node.range) return {};
+    const pos = lineCounter.linePos(node.range[0]);
+    return { line: pos.line, column: pos.col };
+  };
+  const add = (node: unknown, path: YamlPath | undefined, message: string) => {
+    if (problems.length < LOCATED_PROBLEMS) problems.push({ path: yamlPath(path), ...at(node), message });
+  };
+  const stack: { node: unknown; path: YamlPath | undefined; depth: number }[] = [{ node: doc.contents, path: undefined, depth: 0 }];
+  while (stack.length > 0) {
+    const { node, path, depth } = stack.pop()!;
+    if (!isNode(node) || isAlias(node)) continue;
+    if (node.tag !== undefined) {
+      add(node, path, `the YAML tag ${quote(shortTag(node.tag))} is not accepted; expected plain strings, lists and mappings`);
+      continue;
+    }
+    if (!isMap(node) && !isSeq(node)) continue;
+    if (depth >= MAX_JSON_DEPTH) {
+      add(node, path, `the document nests more than ${MAX_JSON_DEPTH} levels deep; expected ${ROOT_EXPECTED}`);
+      continue;
+    }
+    if (isSeq(node)) {
+      for (let i = node.items.length - 1; i >= 0; i--) stack.push({ node: node.items[i], path: { key: i, parent: path }, depth: depth + 1 });
+      continue;
+    }
+    const seen = new Map<string, unknown>();
+    const children: { node: unknown; path: YamlPath }[] = [];
+    for (const pair of node.items) {
+      const keyNode = pair.key;
+      if (!isScalar(keyNode) || keyNode.tag !== undefined || (typeof keyNode.value !== 'string' && typeof keyNode.value !== 'number')) {
+        add(keyNode ?? node, path, `a mapping key is ${isScalar(keyNode) ? (keyNode.tag === undefined ? `${typeof keyNode.value} ${quote(keyNode.value)}` : `tagged ${quote(shortTag(keyNode.tag))}`) : 'not a plain value'}; expected plain string keys`);
+        continue;
+      }
+      const key = String(keyNode.value);
+      const first = seen.get(key);
+      if (first !== undefined) {
+        const pos = at(first);
+        add(keyNode, { key, parent: path }, `duplicate key ${quote(key)}${pos.line === undefined ? '' : ` (first at line ${pos.line}:${pos.column})`}; expected each key once (the last one would silently win)`);
+        continue;
+      }
+      seen.set(key, keyNode);
+      children.push({ node: pair.value, path: { key, parent: path } });
+    }
+    for (let i = children.length - 1; i >= 0; i--) stack.push({ ...children[i]!, depth: depth + 1 });
+  }
+  return problems;
+}
+
+/** Thrown out of the token stream when a document nests too deeply to be composed safely. */
+class TooDeep extends Error {
+  constructor(readonly offset: number) {
+    super('too deep');
+  }
+}
+
+/**
+ * Offset of the first collection nested deeper than {@link MAX_JSON_DEPTH} in a CST
+ * token, or -1. The YAML composer recurses once per level, and on a nearly exhausted
+ * stack V8 may abort the whole process (it reports a failed RegExp compile as out of
+ * memory) instead of throwing: so depth is checked on the parser's tokens, which are
+ * built without recursion, before the composer sees them.
+ */
+function cstTooDeep(token: CST.Token): number {
+  const stack: { token: CST.Token | null | undefined; depth: number }[] = [{ token, depth: 0 }];
+  while (stack.length > 0) {
+    const { token: t, depth } = stack.pop()!;
+    if (t === undefined || t === null) continue;
+    if (t.type === 'document') {
+      stack.push({ token: t.value, depth });
+      continue;
+    }
+    if (t.type !== 'block-map' && t.type !== 'block-seq' && t.type !== 'flow-collection') continue;
+    if (depth >= MAX_JSON_DEPTH) return t.offset;
+    for (const item of t.items as { key?: CST.Token | null; value?: CST.Token }[]) {
+      stack.push({ token: item.key, depth: depth + 1 }, { token: item.value, depth: depth + 1 });
+    }
+  }
+  return -1;
+}
+
+function* depthChecked(tokens: Iterable<CST.Token>): Generator<CST.Token> {
+  for (const token of tokens) {
+    const deep = cstTooDeep(token);
+    if (deep !== -1) throw new TooDeep(deep);
+    yield token;
+  }
+}
+
+/**
+ * `yaml`'s parseDocument, with the parser's tokens checked for depth before they are
+ * composed, and duplicate keys left to the structure walk (which reports their path).
+ */
+function composeYaml(text: string, lineCounter: LineCounter): Document.Parsed {
+  const parser = new Parser(lineCounter.addNewLine);
+  const composer = new Composer({ uniqueKeys: false });
+  let doc: Document.Parsed | undefined;
+  for (const next of composer.compose(depthChecked(parser.parse(text)), true, text.length)) {
+    if (doc === undefined) doc = next;
+    else {
+      doc.errors.push(new YAMLParseError([next.range[0], next.range[1]], 'MULTIPLE_DOCS', 'more than one document'));
+      break;
+    }
+  }
+  return doc!;
+}
+
+/** Parses a YAML text to data, or the problems that refuse it (each one line). */
+function parseYaml(text: string, source: string): { doc: unknown; locate: Locator } {
+  const lineCounter = new LineCounter();
+  let parsed: Document.Parsed;
+  try {
+    parsed = composeYaml(text, lineCounter);
+  } catch (error) {
+    if (error instanceof TooDeep) {
+      const pos = lineCounter.linePos(error.offset);
+      throw desiredFileError(source, [
+        { path: '(root)', line: pos.line, column: pos.col, message: `the document nests more than ${MAX_JSON_DEPTH} levels deep; expected ${ROOT_EXPECTED}` },
+      ]);
+    }
+    // The parser guards its own recursion; this is the last line of defence.
+    throw desiredFileError(source, [{ path: '(root)', message: `not valid YAML: ${error instanceof RangeError ? 'the document nests too deeply' : messageOf(error)}; expected ${ROOT_EXPECTED}` }]);
+  }
+  // Unresolved tags are reported with their path by the structure walk below.
+  const syntax = [...parsed.errors, ...parsed.warnings.filter((w) => w.code !== 'TAG_RESOLVE_FAILED')];
+  if (syntax.length > 0) {
+    throw desiredFileError(
+      source,
+      syntax.slice(0, SHOWN_PROBLEMS).map((e) => {
+        const pos = lineCounter.linePos(e.pos[0]);
+        const message =
+          e.code === 'MULTIPLE_DOCS'
+            ? 'the file holds more than one YAML document (---); expected one document'
+            : e.code === 'RESOURCE_EXHAUSTION'
+              ? `the document nests too deeply; expected ${ROOT_EXPECTED}`
+              : `not valid YAML: ${cutText(e.message.split('\n')[0] ?? '', 200)}; expected a valid YAML document`;
+        return { path: '(root)', line: pos.line, column: pos.col, message };
+      }),
+    );
+  }
+  if (parsed.contents === null) return { doc: undefined, locate: (p) => p };
+  const structure = yamlStructureProblems(parsed, lineCounter);
+  if (structure.length > 0) throw desiredFileError(source, structure);
+  let doc: unknown;
+  try {
+    doc = parsed.toJS({ maxAliasCount: 100 });
+  } catch (error) {
+    const bomb = error instanceof ReferenceError && /alias/i.test(error.message);
+    throw desiredFileError(source, [
+      {
+        path: '(root)',
+        message: bomb
+          ? 'YAML aliases expand too much (more than 100 copies of an anchor: an alias bomb); expected a document without exponential alias expansion'
+          : `the YAML document cannot be read: ${messageOf(error)}; expected ${ROOT_EXPECTED}`,
+      },
+    ]);
+  }
+  return { doc, locate: yamlLocator(parsed, lineCounter) };
+}
+
+/** Parses a JSON text to data, refusing duplicate keys and deep nesting (each problem with its path). */
+function parseJson(text: string, source: string): { doc: unknown; locate: Locator } {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (error) {
+    const message = messageOf(error);
+    const at = /at position (\d+)/.exec(message);
+    const pos = at === null ? undefined : lineColumns(text, [Number(at[1])]).get(Number(at[1]));
+    throw desiredFileError(source, [
+      { path: '(root)', ...(pos === undefined ? {} : { line: pos.line, column: pos.column }), message: `not valid JSON: ${cutText(message, 200)}; expected a valid JSON document` },
+    ]);
+  }
+  // JSON.parse keeps the last of duplicate keys without a word; one more linear scan finds them.
+  const structure = scanJsonStructure(text, MAX_JSON_DEPTH, LOCATED_PROBLEMS);
+  if (structure.length > 0) {
+    const positions = lineColumns(text, structure.flatMap((p) => (p.firstOffset === undefined ? [p.offset] : [p.offset, p.firstOffset])));
+    throw desiredFileError(
+      source,
+      structure.map((p) => {
+        const pos = positions.get(p.offset)!;
+        const first = p.firstOffset === undefined ? undefined : positions.get(p.firstOffset);
+        const message =
+          p.kind === 'duplicate-key'
+            ? `duplicate key ${quote(p.key)}${first === undefined ? '' : ` (first at line ${first.line}:${first.column})`}; expected each key once (the last one would silently win)`
+            : `the document nests more than ${MAX_JSON_DEPTH} levels deep; expected ${ROOT_EXPECTED}`;
+        return { path: p.path, line: pos.line, column: pos.column, message };
+      }),
+    );
+  }
+  return { doc, locate: jsonLocator(text) };
+}
+
+function isBlankCode(c: number): boolean {
+  return c === 32 || c === 9 || c === 10 || c === 13;
 }
 
 /**
@@ -400,61 +702,53 @@ export function formatProblem(problem: FileProblem): string {
  */
 export function parseDesiredText(text: string, options: ParseDesiredOptions = {}): DesiredFile {
   const source = options.source ?? '(desired state)';
-  const trimmed = text.trimStart();
-  const format = options.format ?? (trimmed.startsWith('{') || trimmed.startsWith('[') ? 'json' : 'yaml');
-  let doc: unknown;
-  if (format === 'json') {
-    try {
-      doc = JSON.parse(text);
-    } catch (error) {
-      throw desiredFileError(source, [{ path: '(root)', message: `not valid JSON: ${messageOf(error)}` }]);
-    }
-  } else {
-    const lineCounter = new LineCounter();
-    const parsed = parseDocument(text, { lineCounter, prettyErrors: false });
-    if (parsed.errors.length > 0) {
-      throw desiredFileError(
-        source,
-        parsed.errors.map((e) => {
-          const pos = lineCounter.linePos(e.pos[0]);
-          return { path: '(root)', line: pos.line, column: pos.col, message: `not valid YAML: ${e.message.split('\n')[0]}` };
-        }),
-      );
-    }
-    doc = parsed.toJS({ maxAliasCount: 100 });
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  let first = 0;
+  while (first < body.length && isBlankCode(body.charCodeAt(first))) first++;
+  if (first === body.length) {
+    throw desiredFileError(source, [{ path: '(root)', message: `the file is empty; expected ${ROOT_EXPECTED}` }]);
   }
-  if (doc === null || doc === undefined) {
-    throw desiredFileError(source, [{ path: '(root)', message: 'the file is empty; expected a mapping with a sets list' }]);
+  const c0 = body.charCodeAt(first);
+  const format = options.format ?? (c0 === 123 /* { */ || c0 === 91 /* [ */ ? 'json' : 'yaml');
+  const { doc, locate } = format === 'json' ? parseJson(body, source) : parseYaml(body, source);
+  if (doc === undefined) {
+    throw desiredFileError(source, [{ path: '(root)', message: `the file holds no document (only comments or directives); expected ${ROOT_EXPECTED}` }]);
   }
+  if (doc === null) throw desiredFileError(source, [{ path: '(root)', message: `got null; expected ${ROOT_EXPECTED}` }]);
   const result = validateDesiredDocument(doc);
   if (!result.ok) {
     // In file order, so a reader fixes them top to bottom (validation runs in passes).
-    const located = locate(text, result.problems).map((p, i) => ({ p, i }));
-    located.sort((a, b) => (a.p.line ?? 0) - (b.p.line ?? 0) || (a.p.column ?? 0) - (b.p.column ?? 0) || a.i - b.i);
-    throw desiredFileError(source, located.map((x) => x.p));
+    const located = locate(result.problems).map((p, i) => ({ p, i }));
+    located.sort((a, b) => (a.p.line ?? Infinity) - (b.p.line ?? Infinity) || (a.p.column ?? 0) - (b.p.column ?? 0) || a.i - b.i);
+    throw desiredFileError(source, located.map((x) => x.p), result.total, result.more === true);
   }
   return result.file;
 }
 
+/** Options of {@link loadDesiredFile}. */
+export interface LoadDesiredOptions {
+  /** Where `-` reads from (default process.stdin). */
+  readonly stdin?: AsyncIterable<string | Buffer>;
+  /** Largest file accepted, in bytes (default 256 MiB). */
+  readonly limit?: number;
+}
+
 /**
  * Reads and validates a desired-state file (`.json`, `.yaml` or `.yml`; other names
- * are sniffed).
+ * are sniffed; `-` reads standard input). Only a regular file of at most 256 MiB of
+ * UTF-8 is read.
  *
  * @throws IpsetsError `INVALID_INPUT` when the file cannot be read or any value is bad.
  */
-export async function loadDesiredFile(path: string): Promise<DesiredFile> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    throw new IpsetsError('INVALID_INPUT', `cannot read desired-state file ${quote(path)}: ${messageOf(error)}`, {
-      cause: error,
-      details: { source: path, problems: [] },
-    });
-  }
-  const ext = extname(path).toLowerCase();
+export async function loadDesiredFile(path: string, options: LoadDesiredOptions = {}): Promise<DesiredFile> {
+  const what = 'desired-state file';
+  const read = { what, ...(options.limit === undefined ? {} : { limit: options.limit }) };
+  const bytes = path === '-' ? await readInputStream(options.stdin ?? process.stdin, read) : await readInputFile(path, read);
+  const source = path === '-' ? 'stdin' : path;
+  const text = decodeUtf8(bytes, source, what);
+  const ext = path === '-' ? '' : extname(path).toLowerCase();
   const format = ext === '.json' ? 'json' : ext === '.yaml' || ext === '.yml' ? 'yaml' : undefined;
-  return parseDesiredText(text, { source: path, ...(format === undefined ? {} : { format }) });
+  return parseDesiredText(text, { source, ...(format === undefined ? {} : { format }) });
 }
 
 /** A pod key for members that come from a file (the file has no pods). */

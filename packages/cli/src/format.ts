@@ -4,7 +4,7 @@
  * pin the output without running a kernel.
  */
 import { renderLine } from '@ipsets/core';
-import type { ApplyReport, DesiredState, PlanLine, ResetReport, RestorePlan, SaveSnapshot } from '@ipsets/core';
+import type { ApplyReport, DesiredState, PlanLine, PlanNote, ResetReport, RestorePlan, SaveSnapshot } from '@ipsets/core';
 import { createStyle } from './style.js';
 import type { Style } from './style.js';
 
@@ -88,8 +88,38 @@ function dedupe(items: readonly string[]): string[] {
   return [...new Set(items)];
 }
 
+/** An owned set that should not exist but stays (the kernel references it), or that cannot be fixed. */
+export interface RemainingSet {
+  /** Kernel name. */
+  readonly set: string;
+  /** Human name (prefixed) when the set is desired. */
+  readonly label?: string;
+  /** `in-use`: undesired but referenced, left as it is; `type-conflict`: desired with another type, referenced, not recreated. */
+  readonly kind: 'in-use' | 'type-conflict';
+}
+
+/**
+ * The sets a plan leaves different from the desired state on purpose, from its notes:
+ * undesired owned sets still referenced (in use) and referenced type conflicts.
+ */
+export function remainingFromPlan(plan: RestorePlan, desired?: DesiredState): RemainingSet[] {
+  const labels = desired === undefined ? new Map<string, string>() : labelsOf(desired);
+  const out: RemainingSet[] = [];
+  const seen = new Set<string>();
+  for (const note of plan.notes ?? []) {
+    const kind = note.kind === 'referenced-not-destroyed' ? 'in-use' : note.kind === 'type-conflict-referenced' ? 'type-conflict' : undefined;
+    if (kind === undefined || seen.has(note.set)) continue;
+    seen.add(note.set);
+    const label = labels.get(note.set);
+    out.push({ set: note.set, ...(label === undefined ? {} : { label }), kind });
+  }
+  return out;
+}
+
 /** Options of {@link formatDiff}. */
 export interface FormatDiffOptions {
+  /** Sets that stay different (see {@link remainingFromPlan}): listed, and they count as differences. */
+  remaining?: readonly RemainingSet[];
   style?: Style;
   /** Members shown per set and direction before `… and N more` (default: all). */
   limit?: number;
@@ -126,13 +156,29 @@ export function formatDiff(diffs: readonly SetDiff[], options: FormatDiffOptions
     list(d.remove, '-', s.red);
     list(d.add, '+', s.green);
   }
-  const touched = diffs.filter((d) => d.change !== 'destroy').length;
+  const remaining = options.remaining ?? [];
+  for (const r of remaining) {
+    const name = r.label === undefined ? r.set : `${r.label} ${s.dim(`(${r.set})`)}`;
+    out.push(
+      r.kind === 'in-use'
+        ? `${s.yellow('=')} ${s.bold(name)}  should not exist, but stays: the kernel still references it (in use)`
+        : `${s.yellow('=')} ${s.bold(name)}  has another type in the kernel and stays: the kernel still references it`,
+    );
+  }
+  const conflicts = new Set(remaining.filter((r) => r.kind === 'type-conflict').map((r) => r.set));
+  const touched = diffs.filter((d) => d.change !== 'destroy' && !conflicts.has(d.set)).length + conflicts.size;
   const unchanged =
     options.desiredSets === undefined ? '' : `, ${Math.max(0, options.desiredSets - touched)} desired set(s) unchanged`;
+  const stays =
+    remaining.length === 0
+      ? ''
+      : `${formatCount(remaining.length)} owned set(s) cannot be made to match while the kernel references them`;
   out.push(
-    diffs.length === 0
+    diffs.length === 0 && remaining.length === 0
       ? `no differences: the kernel matches the desired state${unchanged}`
-      : `${diffs.length} set(s) differ: ${s.green(`+${adds}`)} ${s.red(`-${removes}`)} members${unchanged}`,
+      : diffs.length === 0
+        ? `no member differences, but ${stays}${unchanged}`
+        : `${diffs.length} set(s) differ: ${s.green(`+${adds}`)} ${s.red(`-${removes}`)} members${remaining.length === 0 ? '' : `; ${stays}`}${unchanged}`,
   );
   return out.join('\n') + '\n';
 }
@@ -186,6 +232,37 @@ export function formatPlanCounts(plan: RestorePlan): string {
     .filter(([, n]) => n > 0)
     .map(([op, n]) => `${op} ${formatCount(n)}`);
   return parts.length === 0 ? 'nothing to do' : parts.join(', ');
+}
+
+/** Planner notes as stderr lines: the first `limit` in full (each cut), then counts by kind. */
+export function formatNotes(notes: readonly PlanNote[], limit = 20): string[] {
+  const out = notes.slice(0, limit).map((n) => `ipsets: note: ${n.set === '' ? '' : `${n.set}: `}${n.kind}: ${cutText(n.message, 500)}`);
+  if (notes.length > limit) {
+    const byKind = new Map<string, number>();
+    for (const n of notes.slice(limit)) byKind.set(n.kind, (byKind.get(n.kind) ?? 0) + 1);
+    out.push(`ipsets: … and ${formatCount(notes.length - limit)} more notes (${[...byKind].map(([k, c]) => `${k} ${formatCount(c)}`).join(', ')})`);
+  }
+  return out;
+}
+
+/** Longest part of a value that a message quotes (the full length is stated after it). */
+export const QUOTE_LIMIT = 64;
+
+/**
+ * Quotes a value for a message, cut to `limit` characters with its full length stated:
+ * `"aaaa"… (52,428,800 characters)`. A hostile file's 50 MB set name must not come
+ * back whole on stderr.
+ */
+export function quoteCut(value: unknown, limit = QUOTE_LIMIT): string {
+  const text = typeof value === 'string' ? value : String(value);
+  if (text.length <= limit) return JSON.stringify(text);
+  return `${JSON.stringify(text.slice(0, limit))}… (${formatCount(text.length)} characters)`;
+}
+
+/** Cuts a message (text from elsewhere: a parser, the kernel) to `limit` characters, saying so. */
+export function cutText(text: string, limit = 1000): string {
+  if (text.length <= limit) return text;
+  return `${text.slice(0, limit)}… (cut, ${formatCount(text.length)} characters in all)`;
 }
 
 /** `1.2 ms`, `340 ms`, `2.41 s`. */
@@ -300,10 +377,20 @@ export function formatApplyReport(report: ApplyReport, options: FormatReportOpti
     !report.converged
       ? s.red('NOT converged')
       : report.inUseSets.length > 0
-        ? s.yellow(`converged, except ${report.inUseSets.length} set(s) in use`)
+        ? s.yellow(`converged, except ${report.inUseSets.length} set(s) in use: they should not exist, but the kernel still references them (exit 3)`)
         : s.green('converged'),
   );
   return out.join('\n') + '\n';
+}
+
+/** What an apply report means for the exit status (0, 1 or 3), and its name in `--json`. */
+export function applyOutcome(report: ApplyReport): {
+  outcome: 'converged' | 'converged-except-in-use' | 'not-converged';
+  exitCode: 0 | 1 | 3;
+} {
+  if (!report.converged) return { outcome: 'not-converged', exitCode: 1 };
+  // Sets that should be gone but are still referenced: the kernel is not what the file says.
+  return report.inUseSets.length > 0 ? { outcome: 'converged-except-in-use', exitCode: 3 } : { outcome: 'converged', exitCode: 0 };
 }
 
 /** An apply report as JSON for programs: everything but the plan (which can be huge), plus the wall time. */

@@ -8,8 +8,8 @@
 
 // --- the command line ---
 export { createProgram, cliVersion, parseDuration, runCli } from './program.js';
-export { EXIT, processIo, reportError } from './cli-io.js';
-export type { CliIo, OutStream } from './cli-io.js';
+export { EXIT, MAX_ERROR_BYTES, boundErrorText, processIo, reportError } from './cli-io.js';
+export type { CliIo, OutStream, ReportErrorOptions } from './cli-io.js';
 
 // --- the desired-state file ---
 export {
@@ -24,7 +24,10 @@ export {
   parseDesiredText,
   validateDesiredDocument,
 } from './desired-file.js';
-export type { DesiredFile, DesiredFileSet, FileProblem, ParseDesiredOptions } from './desired-file.js';
+export type { DesiredFile, DesiredFileSet, FileProblem, LoadDesiredOptions, ParseDesiredOptions } from './desired-file.js';
+export { checkEmptyDesired, guardEmptyDesired, setsDestroyedBy } from './empty-desired.js';
+export { MAX_INPUT_BYTES, decodeUtf8, readInputFile, readInputStream } from './bounded-read.js';
+export type { ReadInputOptions } from './bounded-read.js';
 
 // --- kernels ---
 export { DEFAULT_READ_TIMEOUT_MS, DEFAULT_RESTORE_TIMEOUT_MS, DEFAULT_STATE_FILE, loadFakeKernel, openKernel, saveFakeKernel, withProgress } from './kernel.js';
@@ -39,14 +42,19 @@ export {
   formatDiff,
   formatDuration,
   formatPlanCounts,
+  formatNotes,
   formatResetReport,
+  applyOutcome,
+  cutText,
+  quoteCut,
+  remainingFromPlan,
   headLines,
   headRestore,
   labelsOf,
   planToJson,
   reportToJson,
 } from './format.js';
-export type { FormatDiffOptions, FormatReportOptions, FormatResetOptions, PlanLineJson, SetDiff } from './format.js';
+export type { FormatDiffOptions, FormatReportOptions, FormatResetOptions, PlanLineJson, RemainingSet, SetDiff } from './format.js';
 export { colorEnabled, createStyle } from './style.js';
 export type { Style, TtyLike } from './style.js';
 export { isLoopbackHost, parseListenAddress } from './listen-address.js';

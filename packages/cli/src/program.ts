@@ -158,7 +158,8 @@ export function createProgram(io: CliIo, result: { code: number }): Command {
     try {
       result.code = await fn();
     } catch (error) {
-      result.code = json ? reportJsonError(io, error) : exitCodeOfError(error, reportError(io, error));
+      const debug = program.opts()['debug'] === true;
+      result.code = json ? reportJsonError(io, error) : exitCodeOfError(error, reportError(io, error, { debug }));
     }
   };
   program
@@ -166,6 +167,7 @@ export function createProgram(io: CliIo, result: { code: number }): Command {
     .description('Keep a kernel\'s ipsets equal to a desired-state file: plan, diff, apply, save, reset, agent, demo.')
     .version(cliVersion(), '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help')
+    .option('--debug', 'print the stack trace of an internal error')
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(text),
@@ -213,9 +215,10 @@ export function createProgram(io: CliIo, result: { code: number }): Command {
       .description('make the kernel\'s owned sets equal to FILE and print the report (exit 0 converged, 1 not, 2 bad input, 3 in use, 4 locked)')
       .argument('<file>', 'desired-state file (JSON or YAML; - reads stdin)')
       .option('--json', 'print the report as JSON')
+      .option('--allow-empty', 'allow a FILE with no sets to destroy the owned sets the kernel holds (refused otherwise, exit 2)')
       .addHelpText('after', FILE_HELP),
     { writer: true, grace: true, logs: true },
-  ).action((file: string, opts: Record<string, unknown>) => run(() => applyCommand(file, kernelOf(opts), io), opts['json'] === true)());
+  ).action((file: string, opts: Record<string, unknown>) => run(() => applyCommand(file, { ...kernelOf(opts), ...(opts['allowEmpty'] === true ? { allowEmpty: true } : {}) }, io), opts['json'] === true)());
 
   kernelOptions(
     program
@@ -298,7 +301,7 @@ no kernel.
 Exit codes:
   0  done (apply: converged; agent: clean stop after SIGTERM/SIGINT)
   1  not converged, or the kernel failed (incl. a timeout; a report is printed)
-  2  bad input: nothing was changed
+  2  bad input: nothing was changed (also a refused empty desired state)
   3  converged except owned sets the kernel still references (in use)
   4  another writer holds the kernel lock and --wait ran out
   5  agent: --max-failures failing applies in a row (let the supervisor restart it)
@@ -340,7 +343,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       // Commander printed the message already.
       return EXIT.badInput;
     }
-    return reportError(io, error);
+    return reportError(io, error, { debug: argv.includes('--debug') });
   }
   return result.code;
 }

@@ -2,17 +2,18 @@
  * `ipsets apply FILE`: makes the chosen kernel's owned sets equal to the file
  * (reconcile: drift repaired, owned sets not in the file removed, foreign sets
  * untouched) and prints the report and a per-set summary. Exit 0 converged, 1 not
- * converged (or the kernel failed or timed out), 2 bad input, 3 converged except
+ * converged (or the kernel failed or timed out), 2 bad input (also a FILE with no sets
+ * that would destroy owned sets, without --allow-empty), 3 converged except
  * in-use leftovers. SIGTERM/SIGINT let the restore in flight finish (or abort it after
  * `--grace`), start no other, and the report says what did not reach the kernel.
  */
 import { reconcileIPSets } from '@ipsets/core';
-import type { ApplyReport } from '@ipsets/core';
-import { EXIT, stdoutStyle } from '../cli-io.js';
+import { stdoutStyle } from '../cli-io.js';
 import type { CliIo } from '../cli-io.js';
 import { desiredStateOf } from '../desired-file.js';
 import { loadDesiredInput } from '../desired-input.js';
-import { formatApplyReport, labelsOf, reportToJson } from '../format.js';
+import { guardEmptyDesired } from '../empty-desired.js';
+import { applyOutcome, formatApplyReport, labelsOf, reportToJson } from '../format.js';
 import { openKernel, withProgress } from '../kernel.js';
 import type { KernelOptions } from '../kernel.js';
 import { createLogger } from '../logging.js';
@@ -41,12 +42,8 @@ export interface ApplyCommandOptions extends KernelOptions {
   stdin?: AsyncIterable<string | Buffer>;
   /** Install SIGTERM/SIGINT listeners (default true; in-process tests turn it off). */
   handleSignals?: boolean;
-}
-
-/** 0 converged, 3 converged except owned sets still in use, 1 not converged. */
-export function applyExitCode(report: ApplyReport): number {
-  if (!report.converged) return EXIT.failed;
-  return report.inUseSets.length > 0 ? EXIT.inUse : EXIT.ok;
+  /** Apply a FILE with no sets even when that destroys owned sets (refused otherwise). */
+  allowEmpty?: boolean;
 }
 
 /** Runs `ipsets apply`; returns the exit code. */
@@ -89,6 +86,8 @@ export async function applyCommand(file: string, options: ApplyCommandOptions, i
       const kernel = await openKernel(options, io.cwd);
       port = stoppablePort(withProgress(kernel.port, io.stderr));
       if (stopper?.signal !== undefined) port.refuseNewCalls(`ipsets apply was stopped by ${stopper.signal}`);
+      // Inside the lock: the count of owned sets it would destroy is read from the kernel it changes.
+      await guardEmptyDesired(desired, port, { source: file, ...(options.allowEmpty === true ? { allowEmpty: true } : {}) });
       const started = io.now();
       const report = await reconcileIPSets(desired, port);
       const durationMs = io.now() - started;
@@ -96,9 +95,9 @@ export async function applyCommand(file: string, options: ApplyCommandOptions, i
       return { kernel, report, durationMs };
     });
     const sets = summarizeSets(report, desired);
-    const code = applyExitCode(report);
+    const { outcome, exitCode: code } = applyOutcome(report);
     if (options.json === true) {
-      io.stdout.write(JSON.stringify({ schemaVersion: 1, exitCode: code, ...reportToJson(report, durationMs), sets }, null, 2) + '\n');
+      io.stdout.write(JSON.stringify({ schemaVersion: 1, exitCode: code, outcome, ...reportToJson(report, durationMs), sets }, null, 2) + '\n');
     } else {
       io.stdout.write(`${kernel.description}: ${desired.sets.length} desired set(s)\n`);
       io.stdout.write(formatApplyReport(report, { style: stdoutStyle(io), labels: labelsOf(desired), durationMs }));

@@ -8,7 +8,7 @@ import { EXIT, stdoutStyle } from '../cli-io.js';
 import type { CliIo } from '../cli-io.js';
 import { desiredStateOf } from '../desired-file.js';
 import { loadDesiredInput } from '../desired-input.js';
-import { diffFromPlan, formatDiff } from '../format.js';
+import { diffFromPlan, formatDiff, formatNotes, remainingFromPlan } from '../format.js';
 import { openKernel } from '../kernel.js';
 import type { KernelOptions } from '../kernel.js';
 
@@ -16,7 +16,7 @@ import type { KernelOptions } from '../kernel.js';
 export interface DiffCommandOptions extends KernelOptions {
   /** Members shown per set and direction (default: all). */
   limit?: number;
-  /** Exit 1 when there are differences (like `git diff --exit-code`). */
+  /** Exit 1 when there are differences, including owned sets that stay because they are in use (like `git diff --exit-code`). */
   exitCode?: boolean;
   /** Print the differences as JSON. */
   json?: boolean;
@@ -45,18 +45,20 @@ export async function diffCommand(file: string, options: DiffCommandOptions, io:
   const { snapshot, headers } = await readKernel(kernel.port);
   const plan = planReconcile(desired, snapshot, headers);
   const diffs = diffFromPlan(plan, snapshot, desired);
-  const code = options.exitCode === true && diffs.length > 0 ? EXIT.failed : EXIT.ok;
+  const remaining = remainingFromPlan(plan, desired);
+  const code = options.exitCode === true && (diffs.length > 0 || remaining.length > 0) ? EXIT.failed : EXIT.ok;
   if (options.json === true) {
-    io.stdout.write(JSON.stringify({ schemaVersion: 1, exitCode: code, desiredSets: desired.sets.length, sets: diffs, notes: plan.notes ?? [] }, null, 2) + '\n');
+    io.stdout.write(JSON.stringify({ schemaVersion: 1, exitCode: code, desiredSets: desired.sets.length, sets: diffs, remaining, notes: plan.notes ?? [] }, null, 2) + '\n');
     return code;
   }
   io.stdout.write(
     formatDiff(diffs, {
+      remaining,
       style: stdoutStyle(io),
       desiredSets: desired.sets.length,
       ...(options.limit === undefined ? {} : { limit: options.limit }),
     }),
   );
-  for (const note of plan.notes ?? []) io.stderr.write(`ipsets: note: ${note.set}: ${note.kind}: ${note.message}\n`);
+  for (const line of formatNotes(plan.notes ?? [])) io.stderr.write(`${line}\n`);
   return code;
 }

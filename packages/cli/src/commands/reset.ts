@@ -4,6 +4,7 @@
  * references them (leaked).
  */
 import { resetIPSets } from '@ipsets/core';
+import type { ResetReport } from '@ipsets/core';
 import { EXIT, stdoutStyle } from '../cli-io.js';
 import type { CliIo } from '../cli-io.js';
 import { DEFAULT_FILE_OWNER } from '../desired-file.js';
@@ -27,7 +28,7 @@ export interface ResetCommandOptions extends KernelOptions {
   logLevel?: LogLevel;
 }
 
-/** Runs `ipsets reset`; returns the exit code (1 when sets leaked or the reset failed). */
+/** Runs `ipsets reset`; returns the exit code (0 all gone, 3 some leaked because still referenced, 1 the reset failed). */
 export async function resetCommand(options: ResetCommandOptions, io: CliIo): Promise<number> {
   const owner = options.owner ?? DEFAULT_FILE_OWNER;
   const lockFile = await lockPathFor(options, io.cwd);
@@ -45,7 +46,7 @@ export async function resetCommand(options: ResetCommandOptions, io: CliIo): Pro
     await kernel.persist();
     return { report, durationMs };
   });
-  const code = report.converged && report.leaked.length === 0 ? EXIT.ok : EXIT.failed;
+  const code = resetExitCode(report);
   if (options.json === true) {
     const json = {
       schemaVersion: 1,
@@ -54,8 +55,15 @@ export async function resetCommand(options: ResetCommandOptions, io: CliIo): Pro
       flush: reportToJson(report.flush),
       ...(report.destroy === undefined ? {} : { destroy: reportToJson(report.destroy) }),
       durationMs,
+      outcome: !report.converged ? 'not-converged' : report.leaked.length > 0 ? 'converged-except-in-use' : 'converged',
     };
     io.stdout.write(JSON.stringify(json, null, 2) + '\n');
   } else io.stdout.write(formatResetReport(report, { style: stdoutStyle(io), durationMs, owner }));
   return code;
+}
+
+/** 0 every owned set gone, 3 the rest leaked (still referenced), 1 the reset failed. */
+function resetExitCode(report: ResetReport): number {
+  if (!report.converged) return EXIT.failed;
+  return report.leaked.length > 0 ? EXIT.inUse : EXIT.ok;
 }
