@@ -253,6 +253,7 @@ export function createProgram(io: CliIo, result: { code: number }): Command {
       .option('--no-metrics', 'serve no metrics and no probes')
       .addOption(new Option('--max-failures <n>', 'failing applies in a row before the agent exits 5').argParser(positiveInt('--max-failures')).default(DEFAULT_MAX_FAILURES))
       .option('--once', 'apply once and exit (0 converged, 1 not, 3 in-use leftovers)')
+      .option('--allow-empty', 'allow a FILE with no sets to destroy the owned sets the kernel holds (refused otherwise: nothing is applied, the apply counts as failed)')
       .addHelpText(
         'after',
         `
@@ -276,6 +277,7 @@ FILE may be a Kubernetes ConfigMap volume: its ..data symlink swaps are followed
           ...(address === false ? { noMetrics: true } : typeof address === 'string' ? { metricsBindAddress: address } : {}),
           ...(opts['metrics'] !== undefined && opts['metrics'] !== false && opts['metricsBindAddress'] === undefined ? { deprecatedMetricsFlag: true } : {}),
           ...(opts['once'] === true ? { once: true } : {}),
+          ...(opts['allowEmpty'] === true ? { allowEmpty: true } : {}),
         },
         io,
       );

@@ -27,6 +27,7 @@ import type { LogFormat, LogLevel } from '../logging.js';
 import { lockPathFor } from '../kernel-lock.js';
 import { listenForStop } from '../signals.js';
 import { DesiredSource } from '../agent/desired-source.js';
+import { guardEmptyDesired } from '../empty-desired.js';
 import { AgentProbes } from '../agent/health.js';
 import { closeServer, serveAgentHttp } from '../agent/http-server.js';
 import { createFileAgentMetrics } from '../agent/metrics.js';
@@ -64,6 +65,8 @@ export interface AgentCommandOptions extends KernelOptions {
   maxFailures?: number;
   /** Apply once and return (0 converged, 3 only in-use leftovers, 1 not). */
   once?: boolean;
+  /** Apply a FILE with no sets even when that destroys owned sets (refused otherwise). */
+  allowEmpty?: boolean;
   logFormat?: LogFormat;
   logLevel?: LogLevel;
   /** Resolves when the agent should stop (default: SIGINT or SIGTERM). */
@@ -196,6 +199,8 @@ export async function agentCommand(file: string, options: AgentCommandOptions, i
         reconcile: async (desired, port, driverOptions) => {
           const kernel = await openKernel(options, io.cwd);
           kernelPort.current = kernel.port;
+          // A truncated or badly templated FILE must not wipe the node: refused, and the kernel keeps what it has.
+          await guardEmptyDesired(desired, port, { source: path, ...(options.allowEmpty === true ? { allowEmpty: true } : {}) });
           const report = await reconcileIPSets(desired, port, driverOptions);
           await kernel.persist();
           return report;

@@ -68,6 +68,12 @@ function scenario(kernelArgs: () => string[], hold: (dir: string) => Promise<voi
     const diff = await ipsets(['diff', 'shop.json', '--exit-code', ...kernelArgs()], { cwd: dir });
     expect(diff.stdout, 'the refused apply changed nothing').toContain('no member differences');
 
+    // The agent refuses it the same way: nothing applied, the apply counts as failed.
+    const agent = await ipsets(['agent', 'empty.json', '--once', '--no-metrics', ...kernelArgs()], { cwd: dir });
+    expect(agent.exitCode, agent.stdout + agent.stderr).toBe(1);
+    expect(agent.stderr).toContain('has no sets, and applying it would destroy 1 owned set(s)');
+    expect((await ipsets(['diff', 'shop.json', '--exit-code', ...kernelArgs()], { cwd: dir })).stdout, 'the refused agent apply changed nothing').toContain('no member differences');
+
     const allowed = await ipsets(['apply', 'empty.json', '--allow-empty', ...kernelArgs()], { cwd: dir });
     // The held set still stays: converged except in use.
     expect(allowed.exitCode, allowed.stdout + allowed.stderr).toBe(3);
