@@ -251,8 +251,12 @@ export interface SkippedLine {
   /** The rendered line. */
   text: string;
   set: string;
-  /** `failed`: this line's error; `section-aborted`: dropped with the failing line's section. */
-  reason: 'failed' | 'section-aborted';
+  /**
+   * `failed`: this line's error; `section-aborted`: dropped with the failing line's
+   * section; `same-set`: dropped because an earlier line of the same set failed in a
+   * way that repeats for it (a full hash, a missing set, a set of another type).
+   */
+  reason: 'failed' | 'section-aborted' | 'same-set';
   kind: IpsetErrorKind;
   message: string;
   outcome: Outcome;
