@@ -23,6 +23,17 @@ export {
 } from './set-types.js';
 export type { SetTypeInfo } from './set-types.js';
 export {
+  DEFAULT_HASHSIZE,
+  DEFAULT_MAXELEM,
+  MAX_HASHSIZE,
+  MAX_MAXELEM,
+  MIN_HASHSIZE,
+  createSpecText,
+  effectiveCapacity,
+  validateCapacity,
+} from './capacity.js';
+export type { SetCapacity } from './capacity.js';
+export {
   DEFAULT_OWNER,
   DIGEST_LENGTH,
   MAX_KERNEL_NAME_LENGTH,

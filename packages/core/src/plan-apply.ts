@@ -9,6 +9,7 @@
  */
 import { managerInternals } from './manager.js';
 import type { IPSetManager, PlanSetView } from './manager.js';
+import type { SetCapacity } from './capacity.js';
 import type { DirtyEntry } from './dirty-cache.js';
 import type { ErrorHandler, PlanLine, PlanNote, RestorePlan, SaveSnapshot, SavedSet } from './types.js';
 
@@ -87,9 +88,12 @@ class Builder {
     this.lines = capacity > 0 ? new Array<PlanLine>(capacity) : [];
   }
 
-  create(set: PlanSetView, section: string): void {
+  create(set: PlanSetView, section: string, capacity: SetCapacity): void {
     const spec = set.info.createSpec;
-    this.lines[this.n++] = { op: 'create', set: set.kernelName, spec, section, onError: APPLY_HANDLERS.create };
+    this.lines[this.n++] =
+      capacity.maxelem === undefined && capacity.hashsize === undefined
+        ? { op: 'create', set: set.kernelName, spec, section, onError: APPLY_HANDLERS.create }
+        : { op: 'create', set: set.kernelName, spec, ...capacity, section, onError: APPLY_HANDLERS.create };
   }
 
   add(set: PlanSetView, member: string, section: string): void {
@@ -185,7 +189,7 @@ export function planApply(manager: IPSetManager): RestorePlan {
   const { entries, basis } = managerInternals(manager).beginPlan();
   const sets = targets(manager, entries);
   const b = new Builder(countLines(sets, entries));
-  for (const t of sets) b.create(t.set, t.section);
+  for (const t of sets) b.create(t.set, t.section, managerInternals(manager).capacity(t.set.info.type));
   for (const { entry, set, section } of sets) {
     if (entry.state === 'create') {
       if (entry.unknown) b.resyncFlush(set, section);
@@ -213,7 +217,7 @@ export function planApplyWithSave(manager: IPSetManager, snapshot: SaveSnapshot)
   const { entries, basis } = managerInternals(manager).beginPlan();
   const b = new Builder();
   const sets = targets(manager, entries);
-  for (const t of sets) b.create(t.set, t.section);
+  for (const t of sets) b.create(t.set, t.section, managerInternals(manager).capacity(t.set.info.type));
 
   const byKernelName = new Map<string, Target>();
   for (const t of sets) byKernelName.set(t.set.kernelName, t);

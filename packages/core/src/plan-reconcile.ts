@@ -34,6 +34,8 @@
  * before a list adds it, and the planned order is deterministic: desired sets in
  * desired order, kernel sets in snapshot order, members in desired or snapshot order.
  */
+import { effectiveCapacity, validateCapacity } from './capacity.js';
+import type { SetCapacity } from './capacity.js';
 import { IpsetsError, quote } from './errors.js';
 import { canonicalMember, entryKey, hostAddress, validateSetName } from './members.js';
 import { kernelTypeOfSpec } from './set-types.js';
@@ -112,6 +114,8 @@ interface Wanted {
   readonly entries: Map<string, number>;
   /** hash:net sets: the host members (`a.b.c.d[ nomatch]`) by address. */
   readonly hosts: HostTable | undefined;
+  /** `maxelem`/`hashsize` of the desired set, checked (only the fields given). */
+  readonly capacity: SetCapacity;
 }
 
 /**
@@ -198,6 +202,7 @@ function validateDesired(desired: DesiredState): Map<string, Wanted> {
         spec: set.spec,
       });
     }
+    const capacity = validateCapacity({ maxelem: set.maxelem, hashsize: set.hashsize }, set.spec, `desired set ${quote(name)}`);
     const kernelType = kernelTypeOfSpec(set.spec);
     const list = kernelType === 'list:set';
     const entries = new Map<string, number>();
@@ -231,7 +236,7 @@ function validateDesired(desired: DesiredState): Map<string, Wanted> {
       if (address < 0) entries.set(key, members.length);
       members.push(member);
     }
-    wanted.set(name, { set, list, members, entries, hosts });
+    wanted.set(name, { set, list, members, entries, hosts, capacity });
   }
   return wanted;
 }
@@ -254,7 +259,7 @@ function parseOptions(options: string): Map<string, string> {
  * members do not fit), or `undefined` when the kernel set is compatible
  * (spec/ipset-semantics.md §2.6: hashsize is not compared, the rest is).
  */
-function conflictOf(saved: SavedSet, spec: CreateSpec): string | undefined {
+function conflictOf(saved: SavedSet, spec: CreateSpec, capacity: SetCapacity): string | undefined {
   const type = kernelTypeOfSpec(spec);
   if (saved.type !== type) return `kernel type ${quote(saved.type)} differs from ${quote(type)} (spec ${quote(spec)})`;
   const opts = parseOptions(saved.options);
@@ -269,7 +274,7 @@ function conflictOf(saved: SavedSet, spec: CreateSpec): string | undefined {
   const family = opts.get('family') ?? 'inet';
   if (family !== 'inet') return `kernel family ${quote(family)} differs from "inet"`;
   const maxelem = opts.get('maxelem') ?? DEFAULT_MAXELEM;
-  const wantedMaxelem = /maxelem (\d+)/.exec(spec)?.[1] ?? DEFAULT_MAXELEM;
+  const wantedMaxelem = String(effectiveCapacity(spec, capacity).maxelem);
   if (maxelem !== wantedMaxelem) return `kernel maxelem ${maxelem} differs from ${wantedMaxelem}`;
   return undefined;
 }
@@ -322,7 +327,7 @@ export function planReconcile(
   // Lists first: lists cannot hold lists, so their fate depends on their own references only.
   const decide = (s: SavedSet, released: boolean): void => {
     const w = wanted.get(s.name);
-    const conflict = w === undefined ? undefined : conflictOf(s, w.set.spec);
+    const conflict = w === undefined ? undefined : conflictOf(s, w.set.spec, w.capacity);
     if (conflict !== undefined) conflicts.set(s.name, conflict);
     if (w !== undefined && conflict === undefined) {
       fate.set(s.name, 'keep');
@@ -420,7 +425,7 @@ export function planReconcile(
   for (const [name, w] of wanted) {
     const f = fate.get(name);
     if (f === undefined || f === 'recreate') {
-      line({ op: 'create', set: name, spec: w.set.spec, section: updateSection(name), onError: CREATE_HANDLERS });
+      line({ op: 'create', set: name, spec: w.set.spec, ...w.capacity, section: updateSection(name), onError: CREATE_HANDLERS });
     }
   }
 

@@ -4,6 +4,7 @@
  * `-D <set> <member>` (without ` nomatch`), `-F <set>`, `-X <set>`; each line ends
  * with `\n` and there is no trailing `COMMIT`.
  */
+import { createSpecText, validateCapacity } from './capacity.js';
 import { IpsetsError, quote } from './errors.js';
 import { stripNomatch } from './members.js';
 import type { PlanLine, RestorePlan } from './types.js';
@@ -34,7 +35,12 @@ export function renderLine(line: PlanLine): string {
   switch (line.op) {
     case 'create':
       if (line.spec === undefined) throw missing(line, 'spec');
-      return `-N ${line.set} --exist ${line.spec}`;
+      if (line.maxelem === undefined && line.hashsize === undefined) return `-N ${line.set} --exist ${line.spec}`;
+      // Capacity is checked again here: a hand-built plan line must not smuggle text into the create line.
+      return `-N ${line.set} --exist ${createSpecText(
+        line.spec,
+        validateCapacity({ maxelem: line.maxelem, hashsize: line.hashsize }, line.spec, `the create line of set ${quote(line.set)}`, 'INVALID_ARGUMENT'),
+      )}`;
     case 'add':
       if (line.member === undefined) throw missing(line, 'member');
       return `-A ${line.set} ${line.member}`;

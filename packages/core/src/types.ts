@@ -133,6 +133,10 @@ export interface DesiredSet {
   spec: CreateSpec;
   /** Canonical members; for lists, member kernel names in list order. */
   members: readonly string[];
+  /** Most entries (hash sets only; default: the spec's, 65536 or 4294967295 for CIDR blocks). */
+  maxelem?: number;
+  /** Initial hash buckets, a power of two 64-1073741824 (hash sets only; default 1024). */
+  hashsize?: number;
 }
 
 /** What the owned part of a kernel should be. Sets not listed here and owned by `owner` should not exist. */
@@ -191,6 +195,10 @@ export interface PlanLine {
   member?: string;
   /** create: the create spec. */
   spec?: CreateSpec;
+  /** create: `maxelem` written after the spec (absent: the spec's own). */
+  maxelem?: number;
+  /** create: `hashsize` written after the spec (absent: the kernel's default). */
+  hashsize?: number;
   /** Lines that are skipped together (seed: `add/update-<prefixed>`, `delete-<prefixed>`). */
   section: string;
   /** First match wins; no match ends the session. */
