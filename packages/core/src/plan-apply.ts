@@ -10,6 +10,7 @@
 import { managerInternals } from './manager.js';
 import type { IPSetManager, PlanSetView } from './manager.js';
 import type { SetCapacity } from './capacity.js';
+import { REBUILD_EXTRA_LINES, pushRebuildLines, temporaryName } from './rebuild.js';
 import type { DirtyEntry } from './dirty-cache.js';
 import type { ErrorHandler, PlanLine, PlanNote, RestorePlan, SaveSnapshot, SavedSet } from './types.js';
 
@@ -58,7 +59,9 @@ export const APPLY_HANDLERS = Object.freeze({
   ),
   /**
    * `-F` of a set whose kernel contents are unknown, before re-adding all its members
-   * (not in the seed): on failure the set's section is abandoned.
+   * (not in the seed): on failure the set's section is abandoned. No longer planned —
+   * such sets are rebuilt through a temporary set and swap (rebuild.ts) — and kept for
+   * callers that build plans by hand.
    */
   resync: handlers({ when: 'any', then: 'skip-section', report: 'not-converged' }),
 });
@@ -117,9 +120,11 @@ class Builder {
     this.lines[this.n++] = { op: 'del', set: set.kernelName, member, section, onError };
   }
 
-  resyncFlush(set: PlanSetView, section: string): void {
-    this.lines[this.n++] = { op: 'flush', set: set.kernelName, section, onError: APPLY_HANDLERS.resync };
-  }
+  /** Appends one line made elsewhere (a rebuild's). */
+  readonly emit = (line: PlanLine): void => {
+    this.lines[this.n++] = line;
+  };
+
 
   destroyBlock(entries: readonly DirtyEntry[]): void {
     // All flushes before any destroy: a list being destroyed must release the
@@ -147,7 +152,7 @@ class Builder {
 function countLines(sets: readonly Target[], entries: readonly DirtyEntry[]): number {
   let n = sets.length;
   for (const { entry, set } of sets) {
-    if (entry.state === 'create') n += set.memberCount + (entry.unknown ? 1 : 0);
+    if (entry.state === 'create') n += set.memberCount + (entry.unknown ? REBUILD_EXTRA_LINES : 0);
     else n += (entry.toDelete?.size ?? 0) + (entry.toAdd?.size ?? 0);
   }
   for (const e of entries) if (e.state === 'destroy') n += 2;
@@ -180,19 +185,27 @@ function targets(manager: IPSetManager, entries: readonly DirtyEntry[]): Target[
  * deletes (`-D`) and adds (`-A`; a set to create gets all its members), then flushes
  * (`-F`) and destroys (`-X`) of the sets to destroy. Sections and handlers are the
  * seed's (spec §e.1, {@link APPLY_HANDLERS}). A set whose kernel contents are unknown
- * (after a failed apply, see `IPSetManager.commit`) is flushed before its adds.
+ * (after a failed apply, see `IPSetManager.commit`) is rebuilt through a temporary set
+ * and `swap` (rebuild.ts), so rules matching it never see it empty or partial.
  *
  * The plan's `basis` lets `manager.commit(report)` clear exactly what reached the
  * kernel; a newer plan makes older ones stale.
  */
 export function planApply(manager: IPSetManager): RestorePlan {
-  const { entries, basis } = managerInternals(manager).beginPlan();
+  const internals = managerInternals(manager);
+  const { entries, basis } = internals.beginPlan();
   const sets = targets(manager, entries);
   const b = new Builder(countLines(sets, entries));
   for (const t of sets) b.create(t.set, t.section, managerInternals(manager).capacity(t.set.info.type));
   for (const { entry, set, section } of sets) {
     if (entry.state === 'create') {
-      if (entry.unknown) b.resyncFlush(set, section);
+      if (entry.unknown) {
+        // Contents unknown: rebuilt through a temporary set and swap, never flushed
+        // in place (rules matching the set would see it empty, then partial).
+        const capacity = internals.capacity(set.info.type);
+        pushRebuildLines(b.emit, { name: set.kernelName, spec: set.info.createSpec, capacity, section }, temporaryName(manager.owner, set.kernelName), { forEach: (fn) => set.forEachMember(fn) });
+        continue;
+      }
       b.addAll(set, section);
       continue;
     }

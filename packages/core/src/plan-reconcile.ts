@@ -34,7 +34,9 @@
  * before a list adds it, and the planned order is deterministic: desired sets in
  * desired order, kernel sets in snapshot order, members in desired or snapshot order.
  */
-import { effectiveCapacity, validateCapacity } from './capacity.js';
+import { DEFAULT_HASHSIZE, effectiveCapacity, validateCapacity } from './capacity.js';
+import { DEFAULT_GROWTH_CEILING, growMaxelem, pushRebuildLines, temporaryName } from './rebuild.js';
+import type { GrowthPolicy } from './rebuild.js';
 import type { SetCapacity } from './capacity.js';
 import { IpsetsError, quote } from './errors.js';
 import { canonicalMember, entryKey, hostAddress, validateSetName } from './members.js';
@@ -59,6 +61,18 @@ export interface PlanReconcileOptions {
    * desired spec (default `true`). With `false`, every conflict is only reported.
    */
   recreateTypeConflicts?: boolean;
+  /**
+   * Growth of hash sets whose desired members do not fit their maxelem (default: on,
+   * doubling, up to 1,048,576): such a set is created, or rebuilt through a temporary
+   * set and swap, with a larger maxelem, and a note says so. Off: the set keeps its
+   * maxelem and gets `hash-full` for itself only.
+   */
+  growth?: GrowthPolicy;
+  /**
+   * Writer id that makes temporary set names of rebuilds unique per writer (default
+   * `''`): concurrent writers of one kernel must pass different ids.
+   */
+  writer?: string;
 }
 
 const CREATE_SPECS: ReadonlySet<string> = new Set<CreateSpec>([
@@ -172,7 +186,7 @@ function endsInNomatch(member: string): boolean {
   return member.charCodeAt(member.length - 1) === 104; /* h */
 }
 
-type Fate = 'keep' | 'destroy' | 'stay' | 'recreate' | 'conflict-stay';
+type Fate = 'keep' | 'destroy' | 'stay' | 'recreate' | 'conflict-stay' | 'rebuild';
 
 function invalid(message: string, details: Record<string, unknown>): IpsetsError {
   return new IpsetsError('INVALID_INPUT', message, { details });
@@ -280,6 +294,72 @@ function conflictOf(saved: SavedSet, spec: CreateSpec, capacity: SetCapacity): s
 }
 
 /**
+ * The capacity each desired hash set is created (or rebuilt) with: its own, with
+ * maxelem grown when its members do not fit (see {@link growMaxelem}); a note for
+ * every set that grows or cannot.
+ */
+function capacityTargets(wanted: ReadonlyMap<string, Wanted>, growth: GrowthPolicy, notes: PlanNote[]): Map<string, SetCapacity> {
+  const out = new Map<string, SetCapacity>();
+  for (const [name, w] of wanted) {
+    if (w.list) continue;
+    const maxelem = effectiveCapacity(w.set.spec, w.capacity).maxelem;
+    const count = w.members.length;
+    const grown = growMaxelem(maxelem, count, growth);
+    if (grown === maxelem) {
+      out.set(name, w.capacity);
+    } else if (grown === undefined) {
+      out.set(name, w.capacity);
+      notes.push({
+        set: name,
+        kind: 'info',
+        message: `set ${quote(name)} should hold ${count} members but its maxelem is ${maxelem} and ${
+          growth.enabled === false ? 'growth is disabled' : `growth stops at ${growth.ceiling ?? DEFAULT_GROWTH_CEILING}`
+        }; the members past it will fail with hash-full`,
+      });
+    } else {
+      out.set(name, { ...w.capacity, maxelem: grown });
+      notes.push({ set: name, kind: 'info', message: `set ${quote(name)} holds ${count} members, more than maxelem ${maxelem}: grown to maxelem ${grown}` });
+    }
+  }
+  return out;
+}
+
+/**
+ * The kernel set's maxelem when growth made it (the desired maxelem doubled, or the
+ * ceiling) and the desired members fit it: such a set is kept, not shrunk back and
+ * grown again as members come and go. `undefined` otherwise.
+ */
+function grownBefore(saved: SavedSet, w: Wanted, growth: GrowthPolicy): number | undefined {
+  if (growth.enabled === false) return undefined;
+  const kernelMaxelem = Number(parseOptions(saved.options).get('maxelem') ?? DEFAULT_MAXELEM);
+  const desiredMaxelem = effectiveCapacity(w.set.spec, w.capacity).maxelem;
+  const ceiling = growth.ceiling ?? DEFAULT_GROWTH_CEILING;
+  if (kernelMaxelem <= desiredMaxelem || kernelMaxelem > Math.max(ceiling, desiredMaxelem) || kernelMaxelem < w.members.length) return undefined;
+  let step = desiredMaxelem;
+  while (step < kernelMaxelem && step < ceiling) step = Math.min(step * 2, ceiling);
+  return step === kernelMaxelem ? kernelMaxelem : undefined;
+}
+
+/**
+ * Why the kernel set `saved` must be rebuilt (through a temporary set and swap) to hold
+ * `w` with capacity `capacity`, or `undefined` when it can be patched or is a conflict
+ * swap cannot fix (another type, family or option: the kernel refuses the swap).
+ * Rebuilt: a maxelem other than the target, or a hashsize below the one asked for (a
+ * larger one is the kernel's own growth).
+ */
+function rebuildReason(saved: SavedSet, w: Wanted, capacity: SetCapacity): string | undefined {
+  const opts = parseOptions(saved.options);
+  const kernelMaxelem = Number(opts.get('maxelem') ?? DEFAULT_MAXELEM);
+  // Everything but maxelem must match, or swap is refused (or would change other options).
+  if (conflictOf(saved, w.set.spec, { ...capacity, maxelem: kernelMaxelem }) !== undefined) return undefined;
+  const wantedMaxelem = effectiveCapacity(w.set.spec, capacity).maxelem;
+  if (kernelMaxelem !== wantedMaxelem) return `kernel maxelem ${kernelMaxelem} differs from ${wantedMaxelem}`;
+  const hashsize = Number(opts.get('hashsize') ?? DEFAULT_HASHSIZE);
+  if (capacity.hashsize !== undefined && hashsize < capacity.hashsize) return `kernel hashsize ${hashsize} is below ${capacity.hashsize}`;
+  return undefined;
+}
+
+/**
  * Plans the restore lines that make the owned part of the kernel (`snapshot`, with
  * references from `headers`) equal to `desired` (see the module documentation).
  * Decisions that are not lines are in `plan.notes`.
@@ -317,6 +397,8 @@ export function planReconcile(
   const notes: PlanNote[] = [];
   const fate = new Map<string, Fate>();
   const conflicts = new Map<string, string>();
+  const growth = options.growth ?? {};
+  const target = capacityTargets(wanted, growth, notes);
 
   /** References from outside the owned lists, or `undefined` when the headers do not know the set. */
   const external = (name: string): number | undefined => {
@@ -327,7 +409,17 @@ export function planReconcile(
   // Lists first: lists cannot hold lists, so their fate depends on their own references only.
   const decide = (s: SavedSet, released: boolean): void => {
     const w = wanted.get(s.name);
-    const conflict = w === undefined ? undefined : conflictOf(s, w.set.spec, w.capacity);
+    if (w !== undefined && !w.list) {
+      const grown = grownBefore(s, w, growth);
+      if (grown !== undefined) target.set(s.name, { ...target.get(s.name), maxelem: grown });
+    }
+    const rebuild = w === undefined || w.list ? undefined : rebuildReason(s, w, target.get(s.name)!);
+    if (rebuild !== undefined) {
+      fate.set(s.name, 'rebuild');
+      notes.push({ set: s.name, kind: 'info', message: `set ${quote(s.name)}: ${rebuild}; rebuilt through a temporary set and swap` });
+      return;
+    }
+    const conflict = w === undefined ? undefined : conflictOf(s, w.set.spec, target.get(s.name) ?? w.capacity);
     if (conflict !== undefined) conflicts.set(s.name, conflict);
     if (w !== undefined && conflict === undefined) {
       fate.set(s.name, 'keep');
@@ -425,7 +517,7 @@ export function planReconcile(
   for (const [name, w] of wanted) {
     const f = fate.get(name);
     if (f === undefined || f === 'recreate') {
-      line({ op: 'create', set: name, spec: w.set.spec, ...w.capacity, section: updateSection(name), onError: CREATE_HANDLERS });
+      line({ op: 'create', set: name, spec: w.set.spec, ...(target.get(name) ?? w.capacity), section: updateSection(name), onError: CREATE_HANDLERS });
     }
   }
 
@@ -436,6 +528,11 @@ export function planReconcile(
     if (f === 'conflict-stay') continue;
     const section = updateSection(name);
     const members = w.members;
+    if (f === 'rebuild') {
+      const capacity = target.get(name) ?? w.capacity;
+      pushRebuildLines(line, { name, spec: w.set.spec, capacity, section }, temporaryName(owner, name, options.writer), members);
+      continue;
+    }
     // Marks of the desired members the kernel already holds, by index: a second map of
     // a million kept members cost more than the lookups themselves.
     const have = new Uint8Array(members.length);

@@ -12,7 +12,7 @@ import type { PlanLine, RestorePlan } from './types.js';
 /** Most members per joined run of {@link renderRestore}. */
 const RUN_LINES = 1024;
 
-function missing(line: PlanLine, field: 'member' | 'spec'): IpsetsError {
+function missing(line: PlanLine, field: 'member' | 'spec' | 'to'): IpsetsError {
   return new IpsetsError(
     'INVALID_ARGUMENT',
     `Plan line ${quote(line.op)} for set ${quote(line.set)} has no ${field}; expected a ${field} on every ${line.op} line.`,
@@ -51,10 +51,13 @@ export function renderLine(line: PlanLine): string {
       return `-F ${line.set}`;
     case 'destroy':
       return `-X ${line.set}`;
+    case 'swap':
+      if (line.to === undefined) throw missing(line, 'to');
+      return `-W ${line.set} ${line.to}`;
     default:
       throw new IpsetsError(
         'INVALID_ARGUMENT',
-        `Unknown plan op ${quote((line as { op: unknown }).op)}; expected create, add, del, flush or destroy.`,
+        `Unknown plan op ${quote((line as { op: unknown }).op)}; expected create, add, del, flush, destroy or swap.`,
         { details: { line } },
       );
   }

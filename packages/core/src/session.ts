@@ -191,7 +191,7 @@ export function createRestoreSession(plan: RestorePlan, options: RestoreSessionO
     skipped.push({
       index,
       text: renderRestore(plan, [index]).slice(0, -1),
-      set: line.set,
+      set: line.subject ?? line.set,
       reason,
       kind: error.kind,
       message: error.message,
@@ -437,7 +437,7 @@ function buildReport(
   for (let i = 0; i < plan.lines.length; i++) {
     if (applied[i]) linesApplied++;
     // A line neither applied nor skipped was cut off by a fatal end (or never run).
-    else if (!skippedAt.has(i)) failed.add(plan.lines[i]!.set);
+    else if (!skippedAt.has(i)) failed.add(plan.lines[i]!.subject ?? plan.lines[i]!.set);
   }
   for (const note of notes) {
     if (note.kind === 'type-conflict-referenced') failed.add(note.set);
@@ -446,7 +446,8 @@ function buildReport(
   // Deterministic order: by first plan line of the set, then notes order.
   const order = new Map<string, number>();
   plan.lines.forEach((l, i) => {
-    if (!order.has(l.set)) order.set(l.set, i);
+    const set = l.subject ?? l.set;
+    if (!order.has(set)) order.set(set, i);
   });
   notes.forEach((n, i) => {
     if (!order.has(n.set)) order.set(n.set, plan.lines.length + i);

@@ -149,8 +149,8 @@ export interface DesiredState {
 // ---------------------------------------------------------------------------
 // Plans (DESIGN §3.4)
 
-/** The restore commands a plan uses. */
-export type PlanOp = 'create' | 'add' | 'del' | 'flush' | 'destroy';
+/** The restore commands a plan uses (`swap`: only in hitless rebuilds, see rebuild.ts). */
+export type PlanOp = 'create' | 'add' | 'del' | 'flush' | 'destroy' | 'swap';
 
 /** Error kinds of `ipset` messages (DESIGN §3.5). */
 export type IpsetErrorKind =
@@ -199,6 +199,13 @@ export interface PlanLine {
   maxelem?: number;
   /** create: `hashsize` written after the spec (absent: the kernel's default). */
   hashsize?: number;
+  /** swap: the second set (`-W set to`). */
+  to?: string;
+  /**
+   * The set whose state this line is about, when it is not `set`: the lines of a
+   * rebuild act on a temporary set but are reported for the live one.
+   */
+  subject?: string;
   /** Lines that are skipped together (seed: `add/update-<prefixed>`, `delete-<prefixed>`). */
   section: string;
   /** First match wins; no match ends the session. */

@@ -3,6 +3,7 @@ import { createSpecText, effectiveCapacity, validateCapacity } from '../../src/c
 import { IPSetManager } from '../../src/manager.js';
 import { planApply } from '../../src/plan-apply.js';
 import { planReconcile } from '../../src/plan-reconcile.js';
+import { temporaryName } from '../../src/rebuild.js';
 import { renderLine, renderRestore } from '../../src/render.js';
 import type { DesiredState, SavedSet } from '../../src/types.js';
 
@@ -92,13 +93,16 @@ describe('capacity per desired set in reconcile', () => {
     expect(renderRestore(plan)).toBe('-N azure-npm-a --exist nethash maxelem 131072 hashsize 2048\n-A azure-npm-a 10.0.0.0/24\n');
   });
 
-  it('a kernel set with another maxelem conflicts (its create would fail) and is recreated when unreferenced', () => {
+  it('a kernel set with another maxelem is rebuilt through a temporary set and swap, referenced or not', () => {
     const snapshot = { sets: [saved('azure-npm-a', 'family inet hashsize 1024 maxelem 65536 bucketsize 12 initval 0x1')], problems: [] };
-    const plan = planReconcile(desired({ maxelem: 131072 }), snapshot, [
-      { name: 'azure-npm-a', type: 'hash:net', header: '', references: 0, entries: 0 },
-    ]);
-    expect(renderRestore(plan)).toBe('-X azure-npm-a\n-N azure-npm-a --exist nethash maxelem 131072\n-A azure-npm-a 10.0.0.0/24\n');
-    expect(plan.notes?.[0]).toMatchObject({ kind: 'type-conflict-recreated', message: expect.stringContaining('maxelem 65536 differs from 131072') });
+    for (const references of [0, 2]) {
+      const plan = planReconcile(desired({ maxelem: 131072 }), snapshot, [
+        { name: 'azure-npm-a', type: 'hash:net', header: '', references, entries: 0 },
+      ]);
+      const t = temporaryName('azure-npm-', 'azure-npm-a');
+      expect(renderRestore(plan)).toBe(`-X ${t}\n-N ${t} --exist nethash maxelem 131072\n-A ${t} 10.0.0.0/24\n-W ${t} azure-npm-a\n-X ${t}\n`);
+      expect(plan.notes?.[0]).toMatchObject({ kind: 'info', message: expect.stringContaining('maxelem 65536 differs from 131072') });
+    }
   });
 
   it('a kernel set with the same maxelem and another hashsize is kept (the kernel grows hashsize by itself)', () => {
