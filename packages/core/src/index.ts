@@ -33,6 +33,8 @@ export {
   validateCapacity,
 } from './capacity.js';
 export type { SetCapacity } from './capacity.js';
+export { DEFAULT_GROWTH_CEILING, REBUILD_EXTRA_LINES, REBUILD_HANDLERS, growMaxelem, pushRebuildLines, rebuildCleanupSection, temporaryName } from './rebuild.js';
+export type { GrowthPolicy, RebuildTarget } from './rebuild.js';
 export {
   DEFAULT_OWNER,
   DIGEST_LENGTH,
