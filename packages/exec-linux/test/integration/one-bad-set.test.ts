@@ -7,7 +7,7 @@
  * leaving every set planned after the first full one unapplied.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { classifyIpsetError, parseListHeaders, parseSave, planReconcile, runRestoreSession } from '@ipsets/core';
+import { classifyIpsetError, parseListHeaders, parseSave, planReconcile, reconcileIPSets, runRestoreSession } from '@ipsets/core';
 import type { ApplyReport, DesiredState, IpsetPort } from '@ipsets/core';
 import { FakeKernel, createFakePort } from '@ipsets/testing';
 import { createLinuxPort } from '../../src/linux-port.js';
@@ -159,3 +159,53 @@ describeKernel('which failures repeat for the rest of a set, measured (real kern
     expect(await firstError('add l a')).toBeUndefined();
   });
 });
+
+/** 65,537 pods in one namespace next to a small set: grown with growth on, only that set reported with growth off. */
+async function growthScenario(port: IpsetPort, saveText: () => Promise<string>): Promise<void> {
+  const big = 'azure-npm-bignamespace';
+  const small = 'azure-npm-smallnamespace';
+  const pods = Array.from({ length: 65537 }, (_, i) => `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`);
+  const desired: DesiredState = {
+    owner: OWNER,
+    sets: [
+      { name: big, spec: 'nethash', members: pods },
+      { name: small, spec: 'nethash', members: ['192.168.0.1'] },
+    ],
+  };
+  const off = await reconcileIPSets(desired, port, { growth: { enabled: false } });
+  expect(off.fatal).toBeUndefined();
+  expect(off.failedSets).toEqual([big]);
+  expect(off.skipped.map((s) => [s.set, s.kind])).toEqual([[big, 'hash-full']]);
+  let state = ownedState(await saveText(), OWNER);
+  expect(state[big]!.members).toHaveLength(65536);
+  expect(state[small]!.members).toEqual(['192.168.0.1']);
+
+  const on = await reconcileIPSets(desired, port);
+  expect(on.converged).toBe(true);
+  expect(on.notes.map((n) => n.message).join('\n')).toMatch(/grown to maxelem 131072/);
+  state = ownedState(await saveText(), OWNER);
+  expect(state[big]!.members).toHaveLength(65537);
+  expect(await saveText()).toMatch(new RegExp(`create ${big} hash:net family inet hashsize \\d+ maxelem 131072 `));
+}
+
+describe('growth past maxelem (fake kernel)', () => {
+  it('65,537 pods in one namespace: only that set is reported with growth off, converged (grown) with growth on', async () => {
+    const fake = new FakeKernel();
+    await growthScenario(createFakePort(fake), async () => fake.save().stdout);
+  });
+});
+
+describeKernel('growth past maxelem (real kernel, in a namespace)', () => {
+  let ns: TestNamespace;
+  beforeAll(async () => {
+    ns = await createTestNamespace('h8-growth');
+  });
+  afterAll(async () => {
+    await ns?.dispose();
+  });
+
+  it('65,537 pods in one namespace: only that set is reported with growth off, converged (grown) with growth on', async () => {
+    await growthScenario(createLinuxPort({ netns: ns.name }), async () => (await ns.run(['ipset', 'save'])).stdout);
+  }, 120_000);
+});
+
