@@ -203,7 +203,7 @@ export function planApply(manager: IPSetManager): RestorePlan {
         // Contents unknown: rebuilt through a temporary set and swap, never flushed
         // in place (rules matching the set would see it empty, then partial).
         const capacity = internals.capacity(set.info.type);
-        pushRebuildLines(b.emit, { name: set.kernelName, spec: set.info.createSpec, capacity, section }, temporaryName(manager.owner, set.kernelName), { forEach: (fn) => set.forEachMember(fn) });
+        pushRebuildLines(b.emit, { name: set.kernelName, spec: set.info.createSpec, capacity, section, cleanupReportsLive: true }, temporaryName(manager.owner, set.kernelName), { forEach: (fn) => set.forEachMember(fn) });
         continue;
       }
       b.addAll(set, section);

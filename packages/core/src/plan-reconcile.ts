@@ -326,14 +326,16 @@ function capacityTargets(wanted: ReadonlyMap<string, Wanted>, growth: GrowthPoli
 
 /**
  * The kernel set's maxelem when growth made it (the desired maxelem doubled, or the
- * ceiling) and the desired members fit it: such a set is kept, not shrunk back and
- * grown again as members come and go. `undefined` otherwise.
+ * ceiling), the desired members still need growth and fit it: such a set is kept, not
+ * rebuilt to the exact doubling each time members come and go. `undefined` otherwise.
  */
 function grownBefore(saved: SavedSet, w: Wanted, growth: GrowthPolicy): number | undefined {
   if (growth.enabled === false) return undefined;
   const kernelMaxelem = Number(parseOptions(saved.options).get('maxelem') ?? DEFAULT_MAXELEM);
   const desiredMaxelem = effectiveCapacity(w.set.spec, w.capacity).maxelem;
   const ceiling = growth.ceiling ?? DEFAULT_GROWTH_CEILING;
+  // Only while the members still need growth: once they fit the desired maxelem again, it is restored.
+  if (w.members.length <= desiredMaxelem) return undefined;
   if (kernelMaxelem <= desiredMaxelem || kernelMaxelem > Math.max(ceiling, desiredMaxelem) || kernelMaxelem < w.members.length) return undefined;
   let step = desiredMaxelem;
   while (step < kernelMaxelem && step < ceiling) step = Math.min(step * 2, ceiling);

@@ -7,7 +7,8 @@
  * ipset 7.17: a swap succeeds while an iptables rule and a list reference the live set,
  * and the rule matches the new contents at once).
  *
- * The lines, as data (all reported for the live set, `PlanLine.subject`):
+ * The lines, as data (1-4 reported for the live set, `PlanLine.subject`; 5 for the
+ * temporary itself, or for the live set with `cleanupReportsLive`):
  *
  * 1. `-X T` — a temporary left by a crash would make the create below keep its old
  *    members; missing is fine.
@@ -77,6 +78,13 @@ export interface RebuildTarget {
   readonly capacity: SetCapacity;
   /** Section of lines 1-4 (the set's own update section, so a failed create of the set skips them too). */
   readonly section: string;
+  /**
+   * Report a failed cleanup (step 5) for the live set instead of the temporary (default
+   * false). For planners that never read the kernel (apply): the live set then stays
+   * dirty, and its next rebuild removes the temporary in step 1; a reconcile sees the
+   * temporary itself.
+   */
+  readonly cleanupReportsLive?: boolean;
 }
 
 /** Lines a rebuild of a set of n members has: n adds and these. */
@@ -104,7 +112,13 @@ export function pushRebuildLines(
     emit({ op: 'add', set: temporary, member, subject, section, onError: REBUILD_HANDLERS.build });
   });
   emit({ op: 'swap', set: temporary, to: name, subject, section, onError: REBUILD_HANDLERS.build });
-  emit({ op: 'destroy', set: temporary, subject, section: rebuildCleanupSection(name), onError: REBUILD_HANDLERS.cleanup });
+  // Once swapped the live set is done; a temporary that stays is reported itself, unless
+  // the planner cannot see it later (see cleanupReportsLive).
+  emit(
+    target.cleanupReportsLive === true
+      ? { op: 'destroy', set: temporary, subject, section: rebuildCleanupSection(name), onError: REBUILD_HANDLERS.cleanup }
+      : { op: 'destroy', set: temporary, section: rebuildCleanupSection(name), onError: REBUILD_HANDLERS.cleanup },
+  );
 }
 
 /** Growth of hash sets past their `maxelem` (see {@link growMaxelem}). */

@@ -277,14 +277,15 @@ function run(kernel: Kernel, plan: RestorePlan, failAfter: readonly number[], fa
     used.set(line.set, n + 1);
     const limit = budget.get(line.set);
     // Lines of a rebuild (they carry a subject) follow their own handlers, as the session does.
+    const rebuildLine = line.subject !== undefined || line.section.startsWith('rebuild-cleanup-');
     const rebuildFailure = (kind: string): void => {
       const h = line.onError.find((x) => x.when === kind || x.when === 'any')!;
       if (h.report === 'ignorable') return;
-      failed.add(line.subject!);
+      failed.add(line.subject ?? line.set);
       if (h.then === 'skip-section') skippedSections.add(line.section);
     };
     if (limit !== undefined && n >= limit) {
-      if (line.subject !== undefined) rebuildFailure('unknown');
+      if (rebuildLine) rebuildFailure('unknown');
       else failed.add(line.set);
       continue;
     }
@@ -293,7 +294,7 @@ function run(kernel: Kernel, plan: RestorePlan, failAfter: readonly number[], fa
       applied++;
     } catch (error) {
       if (!(error instanceof LineError)) throw error;
-      if (line.subject !== undefined) {
+      if (rebuildLine) {
         rebuildFailure(error.kind);
       } else if (line.op === 'flush' && error.kind === 'set-missing') {
         skippedSections.add(line.section); // ignorable: the set is gone
