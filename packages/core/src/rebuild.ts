@@ -52,6 +52,14 @@ export const REBUILD_HANDLERS = Object.freeze({
   ),
 });
 
+/**
+ * True for a rebuild's cleanup line reported for the live set (`cleanupReportsLive`):
+ * when it is not applied, the temporary is left too, so both sets are reported.
+ */
+export function leavesTemporary(line: PlanLine): boolean {
+  return line.op === 'destroy' && line.subject !== undefined && line.section === rebuildCleanupSection(line.subject);
+}
+
 /** Section of a rebuild's cleanup line (`-X` of the temporary), apart from the build. */
 export function rebuildCleanupSection(live: string): string {
   return `rebuild-cleanup-${live}`;

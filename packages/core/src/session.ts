@@ -27,6 +27,7 @@
 import { classifyIpsetError } from './classify.js';
 import { IpsetsError, isIpsetsError, quote } from './errors.js';
 import { renderRestore } from './render.js';
+import { leavesTemporary } from './rebuild.js';
 import { laterLinesOfSetFail } from './set-failures.js';
 import type { IpsetsErrorCode } from './errors.js';
 import type {
@@ -431,13 +432,18 @@ function buildReport(
   for (const s of skipped) {
     skippedAt.add(s.index);
     if (s.outcome === 'not-converged') failed.add(s.set);
+    if (s.outcome === 'not-converged' && leavesTemporary(plan.lines[s.index]!)) failed.add(plan.lines[s.index]!.set);
     else if (s.outcome === 'in-use') inUse.add(s.set);
   }
   let linesApplied = 0;
   for (let i = 0; i < plan.lines.length; i++) {
     if (applied[i]) linesApplied++;
     // A line neither applied nor skipped was cut off by a fatal end (or never run).
-    else if (!skippedAt.has(i)) failed.add(plan.lines[i]!.subject ?? plan.lines[i]!.set);
+    else if (!skippedAt.has(i)) {
+      const line = plan.lines[i]!;
+      failed.add(line.subject ?? line.set);
+      if (leavesTemporary(line)) failed.add(line.set);
+    }
   }
   for (const note of notes) {
     if (note.kind === 'type-conflict-referenced') failed.add(note.set);
