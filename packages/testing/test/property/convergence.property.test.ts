@@ -121,8 +121,8 @@ function rebuildAfterCrashFalseAlarms(report: ApplyReport): string[] {
     const swap = report.plan.lines.findIndex((l) => l.op === 'swap' && l.subject === set);
     if (swap < 0) return false;
     const mine = report.skipped.filter((s) => s.set === set);
+    // Skipped lines (the rebuild abandoned later), or none (the session ended on a second crash).
     return (
-      mine.length > 0 &&
       mine.every((s) => report.plan.lines[s.index]!.subject === set) &&
       report.attempts.some((a) => (a.signal !== undefined || a.error?.kind === 'crash') && a.lineIndices.includes(swap))
     );
