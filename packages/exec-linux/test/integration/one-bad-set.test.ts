@@ -161,7 +161,7 @@ describeKernel('which failures repeat for the rest of a set, measured (real kern
 });
 
 /** 65,537 pods in one namespace next to a small set: grown with growth on, only that set reported with growth off. */
-async function growthScenario(port: IpsetPort, saveText: () => Promise<string>): Promise<void> {
+async function growthScenario(port: IpsetPort, saveText: () => Promise<string>, exactMaxelem: boolean): Promise<void> {
   const big = 'azure-npm-bignamespace';
   const small = 'azure-npm-smallnamespace';
   const pods = Array.from({ length: 65537 }, (_, i) => `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`);
@@ -174,11 +174,18 @@ async function growthScenario(port: IpsetPort, saveText: () => Promise<string>):
   };
   const off = await reconcileIPSets(desired, port, { growth: { enabled: false } });
   expect(off.fatal).toBeUndefined();
-  expect(off.failedSets).toEqual([big]);
-  expect(off.skipped.map((s) => [s.set, s.kind])).toEqual([[big, 'hash-full']]);
   let state = ownedState(await saveText(), OWNER);
-  expect(state[big]!.members).toHaveLength(65536);
   expect(state[small]!.members).toEqual(['192.168.0.1']);
+  // Measured: ipset 7.17's kernel enforces maxelem inexactly while the hash resizes — a
+  // restore of 65,537 adds into a maxelem-65536 set was refused at line 65,538 in 2 of
+  // 4 runs and took all 65,537 in the others. Either way only that set can fail.
+  if (exactMaxelem || off.failedSets.length > 0) {
+    expect(off.failedSets).toEqual([big]);
+    expect(off.skipped.map((s) => [s.set, s.kind])).toEqual([[big, 'hash-full']]);
+    expect(state[big]!.members).toHaveLength(65536);
+  } else {
+    expect(state[big]!.members).toHaveLength(65537);
+  }
 
   const on = await reconcileIPSets(desired, port);
   expect(on.converged).toBe(true);
@@ -191,7 +198,7 @@ async function growthScenario(port: IpsetPort, saveText: () => Promise<string>):
 describe('growth past maxelem (fake kernel)', () => {
   it('65,537 pods in one namespace: only that set is reported with growth off, converged (grown) with growth on', async () => {
     const fake = new FakeKernel();
-    await growthScenario(createFakePort(fake), async () => fake.save().stdout);
+    await growthScenario(createFakePort(fake), async () => fake.save().stdout, true);
   });
 });
 
@@ -205,7 +212,7 @@ describeKernel('growth past maxelem (real kernel, in a namespace)', () => {
   });
 
   it('65,537 pods in one namespace: only that set is reported with growth off, converged (grown) with growth on', async () => {
-    await growthScenario(createLinuxPort({ netns: ns.name }), async () => (await ns.run(['ipset', 'save'])).stdout);
+    await growthScenario(createLinuxPort({ netns: ns.name }), async () => (await ns.run(['ipset', 'save'])).stdout, false);
   }, 120_000);
 });
 
