@@ -199,7 +199,7 @@ export function planToJson(plan: RestorePlan): {
   counts: Record<PlanLine['op'], number>;
 } {
   const sections = new Map<string, number[]>();
-  const counts: Record<PlanLine['op'], number> = { create: 0, add: 0, del: 0, flush: 0, destroy: 0 };
+  const counts: Record<PlanLine['op'], number> = { create: 0, add: 0, del: 0, flush: 0, destroy: 0, swap: 0 };
   const lines = plan.lines.map((l, i) => {
     counts[l.op]++;
     let list = sections.get(l.section);

@@ -25,6 +25,19 @@ export {
 } from './set-types.js';
 export type { SetTypeInfo } from './set-types.js';
 export {
+  DEFAULT_HASHSIZE,
+  DEFAULT_MAXELEM,
+  MAX_HASHSIZE,
+  MAX_MAXELEM,
+  MIN_HASHSIZE,
+  createSpecText,
+  effectiveCapacity,
+  validateCapacity,
+} from './capacity.js';
+export type { SetCapacity } from './capacity.js';
+export { DEFAULT_GROWTH_CEILING, REBUILD_EXTRA_LINES, REBUILD_HANDLERS, growMaxelem, pushRebuildLines, rebuildCleanupSection, temporaryName } from './rebuild.js';
+export type { GrowthPolicy, RebuildTarget } from './rebuild.js';
+export {
   DEFAULT_OWNER,
   DIGEST_LENGTH,
   MIN_OWNER_LENGTH,

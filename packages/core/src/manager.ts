@@ -13,12 +13,14 @@
  * - `getIPSet` returns a frozen snapshot (§g.2.17);
  * - `commit(report)` clears only what reached the kernel (§g.2.1).
  */
+import { validateCapacity } from './capacity.js';
+import type { SetCapacity } from './capacity.js';
 import { DirtyCache, isEmptyUpdate } from './dirty-cache.js';
 import type { DirtyEntry, DirtyState, MemberSource } from './dirty-cache.js';
 import { IpsetsError, isIpsetsError, quote } from './errors.js';
 import { canonicalMember, hasNomatch, stripNomatch } from './members.js';
 import { DEFAULT_OWNER, kernelName as computeKernelName, validateOwner } from './naming.js';
-import { EMPTY_SET, SET_TYPES, prefixedName as prefixOf, sameSetFamily, setTypeInfo, validateSetMetadata } from './set-types.js';
+import { EMPTY_SET, SET_TYPES, isSetType, prefixedName as prefixOf, sameSetFamily, setTypeInfo, validateSetMetadata } from './set-types.js';
 import type { SetTypeInfo } from './set-types.js';
 import type {
   ApplyReport,
@@ -54,6 +56,12 @@ export interface IPSetManagerConfig {
   maxConsecutiveFailures?: number;
   /** Receives the seed's "unexpected state" warnings (there is no logger in core). */
   onWarning?: (message: string) => void;
+  /**
+   * `maxelem` and `hashsize` per set type (hash set types only), e.g.
+   * `{ namespace: { maxelem: 131072, hashsize: 2048 } }`. A type not listed is created
+   * as NPM always created it (`nethash`: the kernel's maxelem 65536 and hashsize 1024).
+   */
+  capacity?: Partial<Record<SetType, SetCapacity>>;
 }
 
 /** A read-only copy of one set, as {@link IPSetManager.getIPSet} returns it. */
@@ -213,6 +221,8 @@ export interface ManagerInternals {
   beginPlan(): { entries: readonly DirtyEntry[]; basis: PlanBasis };
   /** A cached set, for a create/update entry. */
   set(name: string): PlanSetView | undefined;
+  /** The configured capacity of a set type (`{}` when none). */
+  capacity(type: SetType): SetCapacity;
 }
 
 interface Resolved {
@@ -232,6 +242,29 @@ interface Pending {
 }
 
 let internalsOf: (manager: IPSetManager) => ManagerInternals;
+
+const NO_CAPACITY: SetCapacity = Object.freeze({});
+
+/** Checks the manager's per-type capacity configuration (see {@link IPSetManagerConfig.capacity}). */
+function validateTypeCapacity(config: unknown): ReadonlyMap<SetType, SetCapacity> {
+  const out = new Map<SetType, SetCapacity>();
+  if (config === undefined) return out;
+  if (config === null || typeof config !== 'object' || Array.isArray(config)) {
+    throw new IpsetsError('INVALID_ARGUMENT', `invalid capacity ${quote(config)}; expected an object of set type → { maxelem, hashsize }`, {
+      details: { capacity: config },
+    });
+  }
+  for (const [type, capacity] of Object.entries(config)) {
+    if (!isSetType(type)) {
+      throw new IpsetsError('INVALID_SET_TYPE', `unknown set type ${quote(type)} in capacity; expected one of ${SET_TYPES.join(', ')}`, {
+        details: { type },
+      });
+    }
+    const checked = validateCapacity(capacity, setTypeInfo(type).createSpec, `capacity of set type ${quote(type)}`, 'INVALID_ARGUMENT');
+    if (checked.maxelem !== undefined || checked.hashsize !== undefined) out.set(type, Object.freeze(checked));
+  }
+  return out;
+}
 
 /**
  * The IPSet manager: desired sets and the dirty delta towards the kernel (see the
@@ -256,6 +289,7 @@ export class IPSetManager {
   private readonly owners = new Map<string, string>();
   private readonly dirty: DirtyCache;
   private readonly warn: ((message: string) => void) | undefined;
+  private readonly capacity: ReadonlyMap<SetType, SetCapacity>;
   private emptySet: IPSet | undefined;
   private pending: Pending | undefined;
   /** Counts dirty-cache operations, so that a plan can tell whether anything changed since the last one. */
@@ -299,6 +333,7 @@ export class IPSetManager {
     this.maxConsecutiveFailures = max;
     this.warn = config.onWarning;
     this.dirty = new DirtyCache(this.warn);
+    this.capacity = validateTypeCapacity(config.capacity);
   }
 
   // -------------------------------------------------------------------------
@@ -623,7 +658,12 @@ export class IPSetManager {
       if (!this.shouldBeInKernel(set)) continue;
       const members: string[] = [];
       set.forEachMember((m) => members.push(m));
-      sets.push({ name: set.kernelName, label: set.name, spec: set.info.createSpec, members });
+      const capacity = this.capacity.get(set.type);
+      sets.push(
+        capacity === undefined
+          ? { name: set.kernelName, label: set.name, spec: set.info.createSpec, members }
+          : { name: set.kernelName, label: set.name, spec: set.info.createSpec, members, ...capacity },
+      );
     }
     return { owner: this.owner, sets };
   }
@@ -741,6 +781,7 @@ export class IPSetManager {
         return { entries, basis };
       },
       set: (name) => this.sets.get(name),
+      capacity: (type) => this.capacity.get(type) ?? NO_CAPACITY,
     };
   }
 

@@ -11,6 +11,8 @@ import { quote } from './errors.js';
 import { isCanonicalMember } from './members.js';
 import { managerInternals } from './manager.js';
 import type { IPSetManager, PlanSetView } from './manager.js';
+import type { SetCapacity } from './capacity.js';
+import { REBUILD_EXTRA_LINES, pushRebuildLines, temporaryName } from './rebuild.js';
 import type { DirtyEntry } from './dirty-cache.js';
 import type { ErrorHandler, PlanLine, PlanNote, RestorePlan, SaveSnapshot, SavedSet } from './types.js';
 
@@ -59,7 +61,9 @@ export const APPLY_HANDLERS = Object.freeze({
   ),
   /**
    * `-F` of a set whose kernel contents are unknown, before re-adding all its members
-   * (not in the seed): on failure the set's section is abandoned.
+   * (not in the seed): on failure the set's section is abandoned. No longer planned —
+   * such sets are rebuilt through a temporary set and swap (rebuild.ts) — and kept for
+   * callers that build plans by hand.
    */
   resync: handlers({ when: 'any', then: 'skip-section', report: 'not-converged' }),
 });
@@ -89,9 +93,12 @@ class Builder {
     this.lines = capacity > 0 ? new Array<PlanLine>(capacity) : [];
   }
 
-  create(set: PlanSetView, section: string): void {
+  create(set: PlanSetView, section: string, capacity: SetCapacity): void {
     const spec = set.info.createSpec;
-    this.lines[this.n++] = { op: 'create', set: set.kernelName, spec, section, onError: APPLY_HANDLERS.create };
+    this.lines[this.n++] =
+      capacity.maxelem === undefined && capacity.hashsize === undefined
+        ? { op: 'create', set: set.kernelName, spec, section, onError: APPLY_HANDLERS.create }
+        : { op: 'create', set: set.kernelName, spec, ...capacity, section, onError: APPLY_HANDLERS.create };
   }
 
   add(set: PlanSetView, member: string, section: string): void {
@@ -129,6 +136,12 @@ class Builder {
   resyncFlush(set: PlanSetView, section: string): void {
     this.lines[this.n++] = { op: 'flush', set: set.kernelName, section, onError: APPLY_HANDLERS.resync };
   }
+
+  /** Appends one line made elsewhere (a rebuild's). */
+  readonly emit = (line: PlanLine): void => {
+    this.lines[this.n++] = line;
+  };
+
 
   destroyBlock(entries: readonly DirtyEntry[]): void {
     // All flushes before any destroy: a list being destroyed must release the
@@ -172,7 +185,7 @@ function vanished(entry: DirtyEntry, kernelSets: ReadonlySet<string> | undefined
 function countLines(sets: readonly Target[], entries: readonly DirtyEntry[], kernelSets?: ReadonlySet<string>): number {
   let n = sets.length;
   for (const { entry, set } of sets) {
-    if (entry.state === 'create') n += set.memberCount + (entry.unknown ? 1 : 0);
+    if (entry.state === 'create') n += set.memberCount + (entry.unknown ? REBUILD_EXTRA_LINES : 0);
     else if (vanished(entry, kernelSets)) n += set.memberCount;
     else n += (entry.toDelete?.size ?? 0) + (entry.toAdd?.size ?? 0);
   }
@@ -206,7 +219,8 @@ function targets(manager: IPSetManager, entries: readonly DirtyEntry[]): Target[
  * deletes (`-D`) and adds (`-A`; a set to create gets all its members), then flushes
  * (`-F`) and destroys (`-X`) of the sets to destroy. Sections and handlers are the
  * seed's (spec §e.1, {@link APPLY_HANDLERS}). A set whose kernel contents are unknown
- * (after a failed apply, see `IPSetManager.commit`) is flushed before its adds.
+ * (after a failed apply, see `IPSetManager.commit`) is rebuilt through a temporary set
+ * and `swap` (rebuild.ts), so rules matching it never see it empty or partial.
  *
  * With `options.kernelSets` (the names `ipset list -n` printed), a set to update that
  * the kernel no longer holds is planned as a create with all its members.
@@ -216,13 +230,20 @@ function targets(manager: IPSetManager, entries: readonly DirtyEntry[]): Target[
  */
 export function planApply(manager: IPSetManager, options: PlanApplyOptions = {}): RestorePlan {
   const { kernelSets } = options;
-  const { entries, basis } = managerInternals(manager).beginPlan();
+  const internals = managerInternals(manager);
+  const { entries, basis } = internals.beginPlan();
   const sets = targets(manager, entries);
   const b = new Builder(countLines(sets, entries, kernelSets));
-  for (const t of sets) b.create(t.set, t.section);
+  for (const t of sets) b.create(t.set, t.section, internals.capacity(t.set.info.type));
   for (const { entry, set, section } of sets) {
     if (entry.state === 'create') {
-      if (entry.unknown) b.resyncFlush(set, section);
+      if (entry.unknown) {
+        // Contents unknown: rebuilt through a temporary set and swap, never flushed
+        // in place (rules matching the set would see it empty, then partial).
+        const capacity = internals.capacity(set.info.type);
+        pushRebuildLines(b.emit, { name: set.kernelName, spec: set.info.createSpec, capacity, section, cleanupReportsLive: true }, temporaryName(manager.owner, set.kernelName), { forEach: (fn) => set.forEachMember(fn) });
+        continue;
+      }
       b.addAll(set, section);
       continue;
     }
@@ -259,7 +280,7 @@ export function planApplyWithSave(manager: IPSetManager, snapshot: SaveSnapshot)
   const { entries, basis } = managerInternals(manager).beginPlan();
   const b = new Builder();
   const sets = targets(manager, entries);
-  for (const t of sets) b.create(t.set, t.section);
+  for (const t of sets) b.create(t.set, t.section, managerInternals(manager).capacity(t.set.info.type));
 
   const byKernelName = new Map<string, Target>();
   for (const t of sets) byKernelName.set(t.set.kernelName, t);

@@ -40,6 +40,10 @@
  * before a list adds it, and the planned order is deterministic: desired sets in
  * desired order, kernel sets in snapshot order, members in desired or snapshot order.
  */
+import { DEFAULT_HASHSIZE, effectiveCapacity, validateCapacity } from './capacity.js';
+import { DEFAULT_GROWTH_CEILING, growMaxelem, pushRebuildLines, temporaryName } from './rebuild.js';
+import type { GrowthPolicy } from './rebuild.js';
+import type { SetCapacity } from './capacity.js';
 import { IpsetsError, quote } from './errors.js';
 import { canonicalMember, entryKey, hostAddress, isCanonicalMember, validateSetName } from './members.js';
 import type { MemberKind } from './members.js';
@@ -65,6 +69,18 @@ export interface PlanReconcileOptions {
    * desired spec (default `true`). With `false`, every conflict is only reported.
    */
   recreateTypeConflicts?: boolean;
+  /**
+   * Growth of hash sets whose desired members do not fit their maxelem (default: on,
+   * doubling, up to 1,048,576): such a set is created, or rebuilt through a temporary
+   * set and swap, with a larger maxelem, and a note says so. Off: the set keeps its
+   * maxelem and gets `hash-full` for itself only.
+   */
+  growth?: GrowthPolicy;
+  /**
+   * Writer id that makes temporary set names of rebuilds unique per writer (default
+   * `''`): concurrent writers of one kernel must pass different ids.
+   */
+  writer?: string;
 }
 
 const DEFAULT_MAXELEM = '65536';
@@ -125,6 +141,8 @@ interface Wanted {
   readonly entries: Map<string, number>;
   /** hash:net sets: the host members (`a.b.c.d[ nomatch]`) by address. */
   readonly hosts: HostTable | undefined;
+  /** `maxelem`/`hashsize` of the desired set, checked (only the fields given). */
+  readonly capacity: SetCapacity;
 }
 
 /**
@@ -181,7 +199,7 @@ function endsInNomatch(member: string): boolean {
   return member.charCodeAt(member.length - 1) === 104; /* h */
 }
 
-type Fate = 'keep' | 'destroy' | 'stay' | 'recreate' | 'conflict-stay';
+type Fate = 'keep' | 'destroy' | 'stay' | 'recreate' | 'conflict-stay' | 'rebuild';
 
 function invalid(message: string, details: Record<string, unknown>): IpsetsError {
   return new IpsetsError('INVALID_INPUT', message, { details });
@@ -209,6 +227,7 @@ function validateDesired(desired: DesiredState): Map<string, Wanted> {
         spec: set.spec,
       });
     }
+    const capacity = validateCapacity({ maxelem: set.maxelem, hashsize: set.hashsize }, set.spec, `desired set ${quote(name)}`);
     const kernelType = kernelTypeOfSpec(set.spec);
     const list = kernelType === 'list:set';
     const entries = new Map<string, number>();
@@ -242,7 +261,7 @@ function validateDesired(desired: DesiredState): Map<string, Wanted> {
       if (address < 0) entries.set(key, members.length);
       members.push(member);
     }
-    wanted.set(name, { set, list, members, entries, hosts });
+    wanted.set(name, { set, list, members, entries, hosts, capacity });
   }
   return wanted;
 }
@@ -265,7 +284,7 @@ function parseOptions(options: string): Map<string, string> {
  * members do not fit), or `undefined` when the kernel set is compatible
  * (spec/ipset-semantics.md §2.6: hashsize is not compared, the rest is).
  */
-function conflictOf(saved: SavedSet, spec: CreateSpec): string | undefined {
+function conflictOf(saved: SavedSet, spec: CreateSpec, capacity: SetCapacity): string | undefined {
   const type = kernelTypeOfSpec(spec);
   if (saved.type !== type) return `kernel type ${quote(saved.type)} differs from ${quote(type)} (spec ${quote(spec)})`;
   const opts = parseOptions(saved.options);
@@ -280,8 +299,76 @@ function conflictOf(saved: SavedSet, spec: CreateSpec): string | undefined {
   const family = opts.get('family') ?? 'inet';
   if (family !== 'inet') return `kernel family ${quote(family)} differs from "inet"`;
   const maxelem = opts.get('maxelem') ?? DEFAULT_MAXELEM;
-  const wantedMaxelem = /maxelem (\d+)/.exec(spec)?.[1] ?? DEFAULT_MAXELEM;
+  const wantedMaxelem = String(effectiveCapacity(spec, capacity).maxelem);
   if (maxelem !== wantedMaxelem) return `kernel maxelem ${maxelem} differs from ${wantedMaxelem}`;
+  return undefined;
+}
+
+/**
+ * The capacity each desired hash set is created (or rebuilt) with: its own, with
+ * maxelem grown when its members do not fit (see {@link growMaxelem}); a note for
+ * every set that grows or cannot.
+ */
+function capacityTargets(wanted: ReadonlyMap<string, Wanted>, growth: GrowthPolicy, notes: PlanNote[]): Map<string, SetCapacity> {
+  const out = new Map<string, SetCapacity>();
+  for (const [name, w] of wanted) {
+    if (w.list) continue;
+    const maxelem = effectiveCapacity(w.set.spec, w.capacity).maxelem;
+    const count = w.members.length;
+    const grown = growMaxelem(maxelem, count, growth);
+    if (grown === maxelem) {
+      out.set(name, w.capacity);
+    } else if (grown === undefined) {
+      out.set(name, w.capacity);
+      notes.push({
+        set: name,
+        kind: 'info',
+        message: `set ${quote(name)} should hold ${count} members but its maxelem is ${maxelem} and ${
+          growth.enabled === false ? 'growth is disabled' : `growth stops at ${growth.ceiling ?? DEFAULT_GROWTH_CEILING}`
+        }; the members past it will fail with hash-full`,
+      });
+    } else {
+      out.set(name, { ...w.capacity, maxelem: grown });
+      notes.push({ set: name, kind: 'info', message: `set ${quote(name)} holds ${count} members, more than maxelem ${maxelem}: grown to maxelem ${grown}` });
+    }
+  }
+  return out;
+}
+
+/**
+ * The kernel set's maxelem when growth made it (the desired maxelem doubled, or the
+ * ceiling), the desired members still need growth and fit it: such a set is kept, not
+ * rebuilt to the exact doubling each time members come and go. `undefined` otherwise.
+ */
+function grownBefore(saved: SavedSet, w: Wanted, growth: GrowthPolicy): number | undefined {
+  if (growth.enabled === false) return undefined;
+  const kernelMaxelem = Number(parseOptions(saved.options).get('maxelem') ?? DEFAULT_MAXELEM);
+  const desiredMaxelem = effectiveCapacity(w.set.spec, w.capacity).maxelem;
+  const ceiling = growth.ceiling ?? DEFAULT_GROWTH_CEILING;
+  // Only while the members still need growth: once they fit the desired maxelem again, it is restored.
+  if (w.members.length <= desiredMaxelem) return undefined;
+  if (kernelMaxelem <= desiredMaxelem || kernelMaxelem > Math.max(ceiling, desiredMaxelem) || kernelMaxelem < w.members.length) return undefined;
+  let step = desiredMaxelem;
+  while (step < kernelMaxelem && step < ceiling) step = Math.min(step * 2, ceiling);
+  return step === kernelMaxelem ? kernelMaxelem : undefined;
+}
+
+/**
+ * Why the kernel set `saved` must be rebuilt (through a temporary set and swap) to hold
+ * `w` with capacity `capacity`, or `undefined` when it can be patched or is a conflict
+ * swap cannot fix (another type, family or option: the kernel refuses the swap).
+ * Rebuilt: a maxelem other than the target, or a hashsize below the one asked for (a
+ * larger one is the kernel's own growth).
+ */
+function rebuildReason(saved: SavedSet, w: Wanted, capacity: SetCapacity): string | undefined {
+  const opts = parseOptions(saved.options);
+  const kernelMaxelem = Number(opts.get('maxelem') ?? DEFAULT_MAXELEM);
+  // Everything but maxelem must match, or swap is refused (or would change other options).
+  if (conflictOf(saved, w.set.spec, { ...capacity, maxelem: kernelMaxelem }) !== undefined) return undefined;
+  const wantedMaxelem = effectiveCapacity(w.set.spec, capacity).maxelem;
+  if (kernelMaxelem !== wantedMaxelem) return `kernel maxelem ${kernelMaxelem} differs from ${wantedMaxelem}`;
+  const hashsize = Number(opts.get('hashsize') ?? DEFAULT_HASHSIZE);
+  if (capacity.hashsize !== undefined && hashsize < capacity.hashsize) return `kernel hashsize ${hashsize} is below ${capacity.hashsize}`;
   return undefined;
 }
 
@@ -323,6 +410,8 @@ export function planReconcile(
   const notes: PlanNote[] = [];
   const fate = new Map<string, Fate>();
   const conflicts = new Map<string, string>();
+  const growth = options.growth ?? {};
+  const target = capacityTargets(wanted, growth, notes);
 
   /** References from outside the owned lists, or `undefined` when the headers do not know the set. */
   const external = (name: string): number | undefined => {
@@ -333,7 +422,17 @@ export function planReconcile(
   // Lists first: lists cannot hold lists, so their fate depends on their own references only.
   const decide = (s: SavedSet, released: boolean): void => {
     const w = wanted.get(s.name);
-    const conflict = w === undefined ? undefined : conflictOf(s, w.set.spec);
+    if (w !== undefined && !w.list) {
+      const grown = grownBefore(s, w, growth);
+      if (grown !== undefined) target.set(s.name, { ...target.get(s.name), maxelem: grown });
+    }
+    const rebuild = w === undefined || w.list ? undefined : rebuildReason(s, w, target.get(s.name)!);
+    if (rebuild !== undefined) {
+      fate.set(s.name, 'rebuild');
+      notes.push({ set: s.name, kind: 'info', message: `set ${quote(s.name)}: ${rebuild}; rebuilt through a temporary set and swap` });
+      return;
+    }
+    const conflict = w === undefined ? undefined : conflictOf(s, w.set.spec, target.get(s.name) ?? w.capacity);
     if (conflict !== undefined) conflicts.set(s.name, conflict);
     if (w !== undefined && conflict === undefined) {
       fate.set(s.name, 'keep');
@@ -446,7 +545,7 @@ export function planReconcile(
   for (const [name, w] of wanted) {
     const f = fate.get(name);
     if (f === undefined || f === 'recreate') {
-      line({ op: 'create', set: name, spec: w.set.spec, section: updateSection(name), onError: CREATE_HANDLERS });
+      line({ op: 'create', set: name, spec: w.set.spec, ...(target.get(name) ?? w.capacity), section: updateSection(name), onError: CREATE_HANDLERS });
     }
   }
 
@@ -457,6 +556,11 @@ export function planReconcile(
     if (f === 'conflict-stay') continue;
     const section = updateSection(name);
     const members = w.members;
+    if (f === 'rebuild') {
+      const capacity = target.get(name) ?? w.capacity;
+      pushRebuildLines(line, { name, spec: w.set.spec, capacity, section }, temporaryName(owner, name, options.writer), members);
+      continue;
+    }
     // Marks of the desired members the kernel already holds, by index: a second map of
     // a million kept members cost more than the lookups themselves.
     const have = new Uint8Array(members.length);

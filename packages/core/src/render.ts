@@ -15,6 +15,7 @@
  * would make the recovery session blame the wrong line. A line that breaks a rule is
  * an {@link IpsetsError} and no text is returned.
  */
+import { createSpecText, validateCapacity } from './capacity.js';
 import { IpsetsError, quote } from './errors.js';
 import { isCanonicalHost, isCanonicalMember, isValidKernelSetName, stripNomatch } from './members.js';
 import type { MemberKind } from './members.js';
@@ -31,7 +32,7 @@ const RUN_LINES = 1024;
  */
 export const MAX_RESTORE_LINE_BYTES = 1023;
 
-function missing(line: PlanLine, field: 'member' | 'spec'): IpsetsError {
+function missing(line: PlanLine, field: 'member' | 'spec' | 'to'): IpsetsError {
   return new IpsetsError(
     'INVALID_ARGUMENT',
     `Plan line ${quote(line.op)} for set ${quote(line.set)} has no ${field}; expected a ${field} on every ${line.op} line.`,
@@ -118,10 +119,10 @@ export function renderLine(line: PlanLine): string {
 /** {@link renderLine} with the kernel type of the line's set, when known. */
 function renderCheckedLine(line: PlanLine, kind: KernelSetType | undefined): string {
   const op = line.op;
-  if (op !== 'create' && op !== 'add' && op !== 'del' && op !== 'flush' && op !== 'destroy') {
+  if (op !== 'create' && op !== 'add' && op !== 'del' && op !== 'flush' && op !== 'destroy' && op !== 'swap') {
     throw new IpsetsError(
       'INVALID_ARGUMENT',
-      `Unknown plan op ${quote((line as { op: unknown }).op)}; expected create, add, del, flush or destroy.`,
+      `Unknown plan op ${quote((line as { op: unknown }).op)}; expected create, add, del, flush, destroy or swap.`,
       { details: { line } },
     );
   }
@@ -136,7 +137,12 @@ function renderCheckedLine(line: PlanLine, kind: KernelSetType | undefined): str
           { details: { line } },
         );
       }
-      return `-N ${line.set} --exist ${line.spec}`;
+      if (line.maxelem === undefined && line.hashsize === undefined) return `-N ${line.set} --exist ${line.spec}`;
+      // Capacity is checked again here: a hand-built plan line must not smuggle text into the create line.
+      return `-N ${line.set} --exist ${createSpecText(
+        line.spec,
+        validateCapacity({ maxelem: line.maxelem, hashsize: line.hashsize }, line.spec, `the create line of set ${quote(line.set)}`, 'INVALID_ARGUMENT'),
+      )}`;
     case 'add':
       return `-A ${line.set} ${checkedMember(line, kind)}`;
     case 'del':
@@ -145,6 +151,10 @@ function renderCheckedLine(line: PlanLine, kind: KernelSetType | undefined): str
       return `-F ${line.set}`;
     case 'destroy':
       return `-X ${line.set}`;
+    case 'swap':
+      if (line.to === undefined) throw missing(line, 'to');
+      if (typeof line.to !== 'string' || !isValidKernelSetName(line.to)) throw badSetName({ ...line, set: line.to });
+      return `-W ${line.set} ${line.to}`;
   }
 }
 

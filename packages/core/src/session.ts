@@ -14,6 +14,12 @@
  * resends it. Every line is idempotent under `-exist`, so resending a line that did
  * reach the kernel is harmless, while skipping one that did not is a lost update.
  *
+ * One bad set never blocks another. A failure that repeats for every later line of
+ * its set (a full hash, a missing set, a set of another type: set-failures.ts) drops
+ * those lines from the same attempt, and the attempt budget counts runs without
+ * progress, not runs: the seed skipped one line per run and gave up after five, so a
+ * full set stalled every set planned after it.
+ *
  * The session does no I/O: {@link RestoreSession.next} says what to run,
  * {@link RestoreSession.record} takes what happened. {@link runRestoreSession} drives
  * it over an {@link IpsetPort}.
@@ -21,6 +27,8 @@
 import { classifyIpsetError } from './classify.js';
 import { IpsetsError, isIpsetsError, quote } from './errors.js';
 import { renderRestore } from './render.js';
+import { leavesTemporary } from './rebuild.js';
+import { laterLinesOfSetFail } from './set-failures.js';
 import type { IpsetsErrorCode } from './errors.js';
 import type {
   AbortSignalLike,
@@ -35,7 +43,10 @@ import type {
   SkippedLine,
 } from './types.js';
 
-/** Default number of `ipset restore` runs per session (the seed's `maxTryCount`). */
+/**
+ * Default number of `ipset restore` runs without progress per session (the seed's
+ * `maxTryCount`, which counted every run).
+ */
 export const DEFAULT_MAX_ATTEMPTS = 5;
 
 /** One run of `ipset -exist restore` that the session asks for. */
@@ -50,7 +61,15 @@ export interface Attempt {
 
 /** Options of {@link createRestoreSession}. */
 export interface RestoreSessionOptions {
-  /** Most `ipset restore` runs before giving up (default {@link DEFAULT_MAX_ATTEMPTS}, at least 1). */
+  /**
+   * Most `ipset restore` runs without progress before giving up (default
+   * {@link DEFAULT_MAX_ATTEMPTS}, at least 1). A run makes progress when it applies or
+   * skips a line the session did not know about before: handled errors are free, so a
+   * plan with any number of independently failing sets still ends with every other set
+   * applied. Runs that change nothing (busy, a crash) count. Every progressing run
+   * settles at least one line, so a session never makes more than
+   * `lines + maxAttempts` runs.
+   */
   maxAttempts?: number;
 }
 
@@ -150,19 +169,30 @@ export function createRestoreSession(plan: RestorePlan, options: RestoreSessionO
   let finished = false;
   // Indices of the last attempt that crashed, to stop when the same input crashes twice.
   let lastCrash: readonly number[] | undefined;
+  // Lines known applied or skipped; an attempt that does not raise it made no progress.
+  let settled = 0;
+  let settledBefore = 0;
+  let stalled = 0;
 
   function markApplied(indices: readonly number[], from: number, to: number): void {
-    for (let k = from; k < to; k++) applied[indices[k]!] = 1;
+    for (let k = from; k < to; k++) {
+      const i = indices[k]!;
+      if (!applied[i]) {
+        applied[i] = 1;
+        settled++;
+      }
+    }
   }
 
   function skip(index: number, reason: SkippedLine['reason'], error: ClassifiedError, handler: ErrorHandler): void {
     if (skippedAt[index] || applied[index]) return;
     skippedAt[index] = 1;
+    settled++;
     const line = plan.lines[index]!;
     skipped.push({
       index,
       text: renderRestore(plan, [index]).slice(0, -1),
-      set: line.set,
+      set: line.subject ?? line.set,
       reason,
       kind: error.kind,
       message: error.message,
@@ -190,19 +220,49 @@ export function createRestoreSession(plan: RestorePlan, options: RestoreSessionO
 
   /**
    * Records the attempt and decides whether another one may follow: with lines
-   * still pending and the attempt budget spent, the session ends here.
+   * still pending and the budget of runs without progress spent, the session ends here.
    */
   function conclude(attempt: Attempt, result: CommandResult, action: AttemptRecord['action'], error: ClassifiedError): void {
-    if (pending.length > 0 && attempt.number >= maxAttempts) {
+    if (settled === settledBefore) stalled++;
+    if (pending.length > 0 && stalled >= maxAttempts) {
       push(attempt, result, 'abort', error);
       end(
         'RESTORE_FAILED',
-        `${describe(attempt, result)}; ${maxAttempts} attempt(s) used, giving up with ${pending.length} line(s) not applied.`,
+        `${describe(attempt, result)}; ${maxAttempts} attempt(s) without progress, giving up with ${pending.length} line(s) not applied.`,
         error,
       );
       return;
     }
     push(attempt, result, action, error);
+  }
+
+  /**
+   * Drops the later lines of the failing line's set from the attempt when its failure
+   * repeats for them (see set-failures.ts): each would fail the same way, one run each.
+   * A dropped line is reported with its own handler's outcome for that error; a line
+   * with no handler for it is left to run and fail on its own.
+   */
+  function skipRestOfSet(indices: readonly number[], p: number, error: ClassifiedError): void {
+    const failing = plan.lines[indices[p]!]!;
+    const rule = laterLinesOfSetFail(error, failing);
+    if (rule === undefined) return;
+    for (let k = p + 1; k < indices.length; k++) {
+      const i = indices[k]!;
+      const later = plan.lines[i]!;
+      if (later.set !== failing.set || skippedAt[i]) continue;
+      if (rule(later) === 'stop') return;
+      const handler = handlerFor(later, error.kind);
+      if (handler === undefined) continue;
+      skip(i, 'same-set', error, handler);
+      if (handler.then === 'skip-section') skipSection(i, later.section, error, handler);
+    }
+  }
+
+  function skipSection(index: number, section: string, error: ClassifiedError, handler: ErrorHandler): void {
+    // The whole section: lines of it already applied stay applied, the rest is dropped.
+    for (let i = 0; i < total; i++) {
+      if (i !== index && plan.lines[i]!.section === section) skip(i, 'section-aborted', error, handler);
+    }
   }
 
   function recordFailure(attempt: Attempt, result: CommandResult): void {
@@ -292,12 +352,8 @@ export function createRestoreSession(plan: RestorePlan, options: RestoreSessionO
       return;
     }
     skip(index, 'failed', error, handler);
-    if (handler.then === 'skip-section') {
-      // The whole section: lines of it already applied stay applied, the rest is dropped.
-      for (let i = 0; i < total; i++) {
-        if (i !== index && plan.lines[i]!.section === line.section) skip(i, 'section-aborted', error, handler);
-      }
-    }
+    if (handler.then === 'skip-section') skipSection(index, line.section, error, handler);
+    skipRestOfSet(indices, p, error);
     pending = indices.slice(resumeAt).filter((i) => !skippedAt[i]);
     conclude(attempt, result, resumeAt < p ? 'resume-batch' : handler.then, error);
   }
@@ -310,11 +366,11 @@ export function createRestoreSession(plan: RestorePlan, options: RestoreSessionO
         finished = true;
         return undefined;
       }
-      if (attempts.length >= maxAttempts) {
+      if (stalled >= maxAttempts) {
         const last = attempts[attempts.length - 1];
         end(
           'RESTORE_FAILED',
-          `${maxAttempts} attempt(s) used, giving up with ${pending.length} line(s) not applied.`,
+          `${maxAttempts} attempt(s) without progress, giving up with ${pending.length} line(s) not applied.`,
           last?.error,
         );
         return undefined;
@@ -330,6 +386,7 @@ export function createRestoreSession(plan: RestorePlan, options: RestoreSessionO
         throw new IpsetsError('INVALID_ARGUMENT', 'record() called with no outstanding attempt; call next() first.');
       }
       outstanding = undefined;
+      settledBefore = settled;
       if (result.exitCode === 0 && result.signal === undefined) {
         markApplied(attempt.indices, 0, attempt.indices.length);
         pending = [];
@@ -375,13 +432,18 @@ function buildReport(
   for (const s of skipped) {
     skippedAt.add(s.index);
     if (s.outcome === 'not-converged') failed.add(s.set);
+    if (s.outcome === 'not-converged' && leavesTemporary(plan.lines[s.index]!)) failed.add(plan.lines[s.index]!.set);
     else if (s.outcome === 'in-use') inUse.add(s.set);
   }
   let linesApplied = 0;
   for (let i = 0; i < plan.lines.length; i++) {
     if (applied[i]) linesApplied++;
     // A line neither applied nor skipped was cut off by a fatal end (or never run).
-    else if (!skippedAt.has(i)) failed.add(plan.lines[i]!.set);
+    else if (!skippedAt.has(i)) {
+      const line = plan.lines[i]!;
+      failed.add(line.subject ?? line.set);
+      if (leavesTemporary(line)) failed.add(line.set);
+    }
   }
   for (const note of notes) {
     if (note.kind === 'type-conflict-referenced') failed.add(note.set);
@@ -390,7 +452,8 @@ function buildReport(
   // Deterministic order: by first plan line of the set, then notes order.
   const order = new Map<string, number>();
   plan.lines.forEach((l, i) => {
-    if (!order.has(l.set)) order.set(l.set, i);
+    const set = l.subject ?? l.set;
+    if (!order.has(set)) order.set(set, i);
   });
   notes.forEach((n, i) => {
     if (!order.has(n.set)) order.set(n.set, plan.lines.length + i);

@@ -139,6 +139,10 @@ export interface DesiredSet {
   spec: CreateSpec;
   /** Canonical members; for lists, member kernel names in list order. */
   members: readonly string[];
+  /** Most entries (hash sets only; default: the spec's, 65536 or 4294967295 for CIDR blocks). */
+  maxelem?: number;
+  /** Initial hash buckets, a power of two 64-1073741824 (hash sets only; default 1024). */
+  hashsize?: number;
 }
 
 /** What the owned part of a kernel should be. Sets not listed here and owned by `owner` should not exist. */
@@ -151,8 +155,8 @@ export interface DesiredState {
 // ---------------------------------------------------------------------------
 // Plans (DESIGN §3.4)
 
-/** The restore commands a plan uses. */
-export type PlanOp = 'create' | 'add' | 'del' | 'flush' | 'destroy';
+/** The restore commands a plan uses (`swap`: only in hitless rebuilds, see rebuild.ts). */
+export type PlanOp = 'create' | 'add' | 'del' | 'flush' | 'destroy' | 'swap';
 
 /** Error kinds of `ipset` messages (DESIGN §3.5). */
 export type IpsetErrorKind =
@@ -197,6 +201,17 @@ export interface PlanLine {
   member?: string;
   /** create: the create spec. */
   spec?: CreateSpec;
+  /** create: `maxelem` written after the spec (absent: the spec's own). */
+  maxelem?: number;
+  /** create: `hashsize` written after the spec (absent: the kernel's default). */
+  hashsize?: number;
+  /** swap: the second set (`-W set to`). */
+  to?: string;
+  /**
+   * The set whose state this line is about, when it is not `set`: the lines of a
+   * rebuild act on a temporary set but are reported for the live one.
+   */
+  subject?: string;
   /** Lines that are skipped together (seed: `add/update-<prefixed>`, `delete-<prefixed>`). */
   section: string;
   /** First match wins; no match ends the session. */
@@ -268,8 +283,12 @@ export interface SkippedLine {
   /** The rendered line. */
   text: string;
   set: string;
-  /** `failed`: this line's error; `section-aborted`: dropped with the failing line's section. */
-  reason: 'failed' | 'section-aborted';
+  /**
+   * `failed`: this line's error; `section-aborted`: dropped with the failing line's
+   * section; `same-set`: dropped because an earlier line of the same set failed in a
+   * way that repeats for it (a full hash, a missing set, a set of another type).
+   */
+  reason: 'failed' | 'section-aborted' | 'same-set';
   kind: IpsetErrorKind;
   message: string;
   outcome: Outcome;

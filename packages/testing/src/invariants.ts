@@ -186,10 +186,17 @@ function problemOf(name: string, saved: RawSet | undefined, want: DesiredSet | u
     return { set: name, problem: `kernel type ${JSON.stringify(saved.type)} but spec ${JSON.stringify(want.spec)} makes ${JSON.stringify(expected.type)}` };
   }
   const fields = optionFields(saved.options);
-  for (const [field, value] of Object.entries(expected.fields)) {
+  for (const [field, specValue] of Object.entries(expected.fields)) {
+    const value = field === 'maxelem' && want.maxelem !== undefined ? String(want.maxelem) : specValue;
+    // Growth: a set whose desired members do not fit its maxelem may hold a larger one that they fit.
+    const kernelValue = Number(fields.get(field));
+    if (field === 'maxelem' && kernelValue > Number(value) && kernelValue >= new Set(want.members).size && new Set(want.members).size > Number(value)) continue;
     if (fields.get(field) !== value) {
       return { set: name, problem: `kernel ${field} ${JSON.stringify(fields.get(field) ?? '(absent)')} but spec ${JSON.stringify(want.spec)} makes ${field} ${value}` };
     }
+  }
+  if (want.hashsize !== undefined && !(Number(fields.get('hashsize')) >= want.hashsize)) {
+    return { set: name, problem: `kernel hashsize ${JSON.stringify(fields.get('hashsize') ?? '(absent)')} is below the desired hashsize ${want.hashsize}` };
   }
   for (const f of FORBIDDEN) {
     if (fields.has(f)) return { set: name, problem: `kernel set has option ${JSON.stringify(f)}, which spec ${JSON.stringify(want.spec)} does not create` };

@@ -116,7 +116,7 @@ describe('planToJson', () => {
       onError: [{ when: 'any', then: 'skip-line', report: 'not-converged' }],
     });
     expect(json.sections[1]).toEqual({ section: 's-o-upd', lines: [2, 4, 5] });
-    expect(json.counts).toEqual({ create: 3, add: 2, del: 1, flush: 0, destroy: 1 });
+    expect(json.counts).toEqual({ create: 3, add: 2, del: 1, flush: 0, destroy: 1, swap: 0 });
     expect(formatPlanCounts(plan)).toBe('create 3, add 2, del 1, destroy 1');
     expect(formatPlanCounts({ lines: [] })).toBe('nothing to do');
   });

@@ -207,6 +207,15 @@ class Kernel {
         if (set === undefined) throw new LineError('set-missing', `flush of missing ${line.set}`);
         set.members.clear();
         return;
+      case 'swap': {
+        // Contents swap; names (and so list memberships) stay (ipset 7.17, measured).
+        const other = this.sets.get(line.to!);
+        if (set === undefined || other === undefined) throw new LineError('set-missing', `swap of missing ${line.set} or ${line.to}`);
+        if (set.list !== other.list || set.spec !== other.spec) throw new LineError('type', `swap ${line.set} ${line.to}: types differ`);
+        this.sets.set(line.set, other);
+        this.sets.set(line.to!, set);
+        return;
+      }
       case 'destroy':
         if (set === undefined) throw new LineError('set-missing', `destroy of missing ${line.set}`);
         for (const other of this.sets.values()) {
@@ -253,7 +262,7 @@ function run(kernel: Kernel, plan: RestorePlan, failAfter: readonly number[], fa
     if (fatalAt !== undefined && i >= fatalAt) {
       // As the session reports a fatal end: every set with a line not known to be
       // applied is failed, including the line that was cut off and all after it.
-      for (const rest of plan.lines.slice(i)) failed.add(rest.set);
+      for (const rest of plan.lines.slice(i)) failed.add(rest.subject ?? rest.set);
       return {
         ...baseReport(plan),
         converged: false,
@@ -267,8 +276,17 @@ function run(kernel: Kernel, plan: RestorePlan, failAfter: readonly number[], fa
     const n = used.get(line.set) ?? 0;
     used.set(line.set, n + 1);
     const limit = budget.get(line.set);
+    // Lines of a rebuild (they carry a subject) follow their own handlers, as the session does.
+    const rebuildLine = line.subject !== undefined || line.section.startsWith('rebuild-cleanup-');
+    const rebuildFailure = (kind: string): void => {
+      const h = line.onError.find((x) => x.when === kind || x.when === 'any')!;
+      if (h.report === 'ignorable') return;
+      failed.add(line.subject ?? line.set);
+      if (h.then === 'skip-section') skippedSections.add(line.section);
+    };
     if (limit !== undefined && n >= limit) {
-      failed.add(line.set);
+      if (rebuildLine) rebuildFailure('unknown');
+      else failed.add(line.set);
       continue;
     }
     try {
@@ -276,7 +294,9 @@ function run(kernel: Kernel, plan: RestorePlan, failAfter: readonly number[], fa
       applied++;
     } catch (error) {
       if (!(error instanceof LineError)) throw error;
-      if (line.op === 'flush' && error.kind === 'set-missing') {
+      if (rebuildLine) {
+        rebuildFailure(error.kind);
+      } else if (line.op === 'flush' && error.kind === 'set-missing') {
         skippedSections.add(line.section); // ignorable: the set is gone
       } else if (line.op === 'destroy' && error.kind === 'set-in-use') {
         inUse.add(line.set);

@@ -60,7 +60,8 @@ function refs(k: Kernel, name: string): number {
 function specOf(spec: string): { type: KSet['type']; options: string } {
   if (spec === 'setlist') return { type: 'list:set', options: 'size 8' };
   if (spec === 'hash:ip,port') return { type: 'hash:ip,port', options: NET };
-  return { type: 'hash:net', options: spec.includes('maxelem') ? CIDR : NET };
+  const maxelem = / maxelem (\d+)/.exec(spec)?.[1];
+  return { type: 'hash:net', options: maxelem === undefined ? NET : NET.replace('maxelem 65536', `maxelem ${maxelem}`) };
 }
 
 type Outcome = { ok: true } | { ok: false; side: 'kernel' | 'userspace'; message: string };
@@ -107,6 +108,18 @@ function run(k: Kernel, text: string): Outcome {
       if (set === undefined) return { ok: false, side: 'kernel', message: MSG.setMissing };
       set.members.clear();
       return { ok: true };
+    case '-W': {
+      // Contents swap; names and references stay (ipset 7.17, measured).
+      const other = k.sets.get(rest[0] ?? '');
+      if (set === undefined) return { ok: false, side: 'kernel', message: MSG.setMissing };
+      if (other === undefined) return { ok: false, side: 'kernel', message: 'Sets cannot be swapped: the second set does not exist' };
+      if ((set.type === 'list:set') !== (other.type === 'list:set') || set.type !== other.type) {
+        return { ok: false, side: 'kernel', message: 'The sets cannot be swapped: their type does not match' };
+      }
+      k.sets.set(name, other);
+      k.sets.set(rest[0]!, set);
+      return { ok: true };
+    }
     case '-X':
       if (set === undefined) return { ok: true };
       if (refs(k, name) > 0) return { ok: false, side: 'kernel', message: MSG.inUse };

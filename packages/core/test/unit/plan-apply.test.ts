@@ -3,7 +3,8 @@ import { IPSetManager } from '../../src/manager.js';
 import { APPLY_HANDLERS, addOrUpdateSection, deleteSection, planApply, planApplyWithSave } from '../../src/plan-apply.js';
 import { renderRestore } from '../../src/render.js';
 import type { PlanLine, SaveSnapshot, SavedSet } from '../../src/types.js';
-import { CIDR, K, KEY_NS, KEY_POD, NAMED_PORT, NESTED, NS, applyAll, lines, manager, report, text } from './manager-fixtures.js';
+import { CIDR, K, KEY_NS, KEY_POD, NAMED_PORT, NESTED, NS, applyAll, lines, manager, report, text } from './manager-fixtures.js';import { REBUILD_HANDLERS, temporaryName } from '../../src/rebuild.js';
+
 
 /** A manager whose kernel (after one successful apply) holds NS {.1,.2}, KEY_NS [NS], CIDR {10.1.0.0/16}, KEY_POD {}. */
 function applied(): IPSetManager {
@@ -256,17 +257,19 @@ describe('manager.commit', () => {
     expect(text(m)).toBe(lines(`-N ${K.KEY_POD} --exist nethash`, `-A ${K.KEY_POD} 10.0.0.5`));
   });
 
-  it('a failed set that changed after planning is re-sent whole (flush, then all members)', () => {
+  it('a failed set that changed after planning is re-sent whole, as a rebuild through a temporary set and swap (no flush in place)', () => {
     const m = applied();
     m.addToSets([NS], '10.0.0.4', 'd');
     const plan = planApply(m);
     m.removeFromSets([NS], '10.0.0.2', 'b'); // after planning
     m.commit(report(plan, { failedSets: [K.NS] }));
     const next = planApply(m);
+    const t = temporaryName('azure-npm-', K.NS);
     expect(renderRestore(next)).toBe(
-      lines(`-N ${K.NS} --exist nethash`, `-F ${K.NS}`, `-A ${K.NS} 10.0.0.1`, `-A ${K.NS} 10.0.0.4`),
+      lines(`-N ${K.NS} --exist nethash`, `-X ${t}`, `-N ${t} --exist nethash`, `-A ${t} 10.0.0.1`, `-A ${t} 10.0.0.4`, `-W ${t} ${K.NS}`, `-X ${t}`),
     );
-    expect(next.lines[1]).toEqual({ op: 'flush', set: K.NS, section: 'add/update-ns-test-ns-set', onError: APPLY_HANDLERS.resync });
+    expect(next.lines[5]).toEqual({ op: 'swap', set: t, to: K.NS, subject: K.NS, section: 'add/update-ns-test-ns-set', onError: REBUILD_HANDLERS.build });
+    expect(next.lines.slice(1).every((l) => l.subject === K.NS)).toBe(true);
     m.commit(report(next));
     expect(text(m)).toBe('');
   });
@@ -278,7 +281,10 @@ describe('manager.commit', () => {
     expect(text(m)).toBe(lines(`-N ${K.NS} --exist nethash`, `-A ${K.NS} 10.0.0.4`));
     // The kernel may hold 10.0.0.4 or not, so the diff can no longer follow changes.
     m.removeFromSets([NS], '10.0.0.4', 'd');
-    expect(text(m)).toBe(lines(`-N ${K.NS} --exist nethash`, `-F ${K.NS}`, `-A ${K.NS} 10.0.0.1`, `-A ${K.NS} 10.0.0.2`));
+    const t = temporaryName('azure-npm-', K.NS);
+    expect(text(m)).toBe(
+      lines(`-N ${K.NS} --exist nethash`, `-X ${t}`, `-N ${t} --exist nethash`, `-A ${t} 10.0.0.1`, `-A ${t} 10.0.0.2`, `-W ${t} ${K.NS}`, `-X ${t}`),
+    );
   });
 
   it('a failed create of a set deleted after the commit is flushed and destroyed (it may exist)', () => {
@@ -296,7 +302,8 @@ describe('manager.commit', () => {
     m.addToSets([KEY_POD], '10.0.0.5', 'p');
     m.commit(report(plan, { inUseSets: [K.KEY_POD] }));
     // The flush may have emptied it; its kernel contents are unknown.
-    expect(text(m)).toBe(lines(`-N ${K.KEY_POD} --exist nethash`, `-F ${K.KEY_POD}`, `-A ${K.KEY_POD} 10.0.0.5`));
+    const t = temporaryName('azure-npm-', K.KEY_POD);
+    expect(text(m)).toBe(lines(`-N ${K.KEY_POD} --exist nethash`, `-X ${t}`, `-N ${t} --exist nethash`, `-A ${t} 10.0.0.5`, `-W ${t} ${K.KEY_POD}`, `-X ${t}`));
   });
 
   it('a failed create of a set deleted after planning is flushed and destroyed (it may exist)', () => {

@@ -4,6 +4,7 @@ import { planReconcile } from '../../src/plan-reconcile.js';
 import { parseSave } from '../../src/save-parser.js';
 import { renderRestore } from '../../src/render.js';
 import type { CreateSpec, DesiredSet, DesiredState, RestorePlan, SavedSet, SetHeader } from '../../src/types.js';
+import { temporaryName } from '../../src/rebuild.js';
 
 const OWNER = 'azure-npm-';
 const NET = 'family inet hashsize 1024 maxelem 65536 bucketsize 12 initval 0x1a2b3c4d';
@@ -157,10 +158,11 @@ describe('planReconcile: type conflicts', () => {
     expect(new Set(p.lines.map((l) => l.section))).toEqual(new Set([`add/update-${A}`]));
   });
 
-  it('treats a CIDR set with the default maxelem as a conflict (its create would fail)', () => {
+  it('rebuilds a CIDR set with the default maxelem through a temporary set and swap (its create would fail; swap keeps its references)', () => {
     const p = plan(desired(want(A, 'nethash maxelem 4294967295', ['10.0.0.0/8'])), [saved(A, 'hash:net', ['10.0.0.0/8'])]);
-    expect(text(p)).toEqual([`-X ${A}`, `-N ${A} --exist nethash maxelem 4294967295`, `-A ${A} 10.0.0.0/8`]);
-    expect(p.notes![0]!.message).toContain('maxelem 65536 differs from 4294967295');
+    const t = temporaryName('azure-npm-', A);
+    expect(text(p)).toEqual([`-X ${t}`, `-N ${t} --exist nethash maxelem 4294967295`, `-A ${t} 10.0.0.0/8`, `-W ${t} ${A}`, `-X ${t}`]);
+    expect(p.notes![0]!.message).toContain('maxelem 65536 differs from 4294967295; rebuilt through a temporary set and swap');
   });
 
   it.each([

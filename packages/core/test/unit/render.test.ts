@@ -37,7 +37,8 @@ describe('renderLine', () => {
     [line({ op: 'create', set: 'a' }), /no spec/],
     [line({ op: 'add', set: 'a' }), /no member/],
     [line({ op: 'del', set: 'a' }), /no member/],
-    [line({ op: 'swap' as PlanLine['op'], set: 'a' }), /Unknown plan op "swap"/],
+    [line({ op: 'swap', set: 'a' }), /no to/],
+    [line({ op: 'rename' as PlanLine['op'], set: 'a' }), /Unknown plan op "rename"/],
   ])('refuses an incomplete line %j', (planLine, message) => {
     let error: unknown;
     try {

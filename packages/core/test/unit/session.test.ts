@@ -29,6 +29,9 @@ function seedStyleResume(attempt: readonly number[], n: number): number[] {
   return attempt.slice(n);
 }
 
+/** A kernel error that belongs to one line only (the kernel ran out of memory for it). */
+const NOMEM = 'Kernel error received: Cannot allocate memory';
+
 const A = 'azure-npm-aaaa';
 const B = 'azure-npm-bbbb';
 const L = 'azure-npm-list';
@@ -122,12 +125,12 @@ describe('restore session: the seed handler rules (spec/azure-npm.md §e.1), ker
     expect(report.failedSets).toEqual([L]);
   });
 
-  it('-A to a hash set, any kernel error (hash full): skips that line, keeps the lines before it', async () => {
+  it('-A to a hash set, any kernel error: skips that line, keeps the lines before it', async () => {
     const plan = planOf(create(A), add(A, '10.0.0.1'), add(A, '10.0.0.2'), add(A, '10.0.0.3'));
-    const port = createScriptedPort({ restore: [lineError(3, MSG.hashFull), ok()] });
+    const port = createScriptedPort({ restore: [lineError(3, NOMEM), ok()] });
     const report = await runRestoreSession(plan, port);
     expect(indicesOf(plan, port.restores[1]!)).toEqual([3]);
-    expect(report.skipped.map((s) => [s.index, s.kind])).toEqual([[2, 'hash-full']]);
+    expect(report.skipped.map((s) => [s.index, s.kind])).toEqual([[2, 'unknown']]);
     expect(report.linesApplied).toBe(3);
   });
 
@@ -190,7 +193,7 @@ describe('restore session: the seed handler rules (spec/azure-npm.md §e.1), ker
 
   it('handles one failed line per attempt across several attempts', async () => {
     const plan = planOf(create(A), add(A, '10.0.0.1'), add(A, '10.0.0.2'), add(A, '10.0.0.3'), add(A, '10.0.0.4'));
-    const port = createScriptedPort({ restore: [lineError(2, MSG.hashFull), lineError(2, MSG.hashFull), ok()] });
+    const port = createScriptedPort({ restore: [lineError(2, NOMEM), lineError(2, NOMEM), ok()] });
     const report = await runRestoreSession(plan, port);
     expect(port.restores.map((t) => indicesOf(plan, t))).toEqual([
       [0, 1, 2, 3, 4],
@@ -203,22 +206,42 @@ describe('restore session: the seed handler rules (spec/azure-npm.md §e.1), ker
 });
 
 describe('restore session: ends instead of wasting tries', () => {
-  it('stops after maxAttempts runs (the retry limit) and reports what was not applied', async () => {
+  it('stops after maxAttempts runs without progress (the retry limit) and reports what was not applied', async () => {
     const plan = planOf(...Array.from({ length: 10 }, (_, i) => add(A, `10.0.0.${i + 1}`)));
-    const port = createScriptedPort({ restore: Array.from({ length: 10 }, () => lineError(1, MSG.hashFull)) });
+    const port = createScriptedPort({ restore: Array.from({ length: 10 }, () => lineError(1, MSG.busy)) });
     const report = await runRestoreSession(plan, port, { maxAttempts: 5 });
     expect(port.restores).toHaveLength(5);
     expect(report.fatal).toMatchObject({ code: 'RESTORE_FAILED' });
-    expect(report.fatal!.message).toMatch(/5 attempt\(s\) used/);
-    expect(report.attempts.map((a) => a.action)).toEqual(['skip-line', 'skip-line', 'skip-line', 'skip-line', 'abort']);
+    expect(report.fatal!.message).toMatch(/5 attempt\(s\) without progress/);
+    expect(report.attempts.map((a) => a.action)).toEqual(['retry-line', 'retry-line', 'retry-line', 'retry-line', 'abort']);
     expect(report.converged).toBe(false);
     expect(report.failedSets).toEqual([A]);
     expect(report.linesApplied).toBe(0);
   });
 
+  it('handled errors do not use the budget: 12 lines failing one per run with maxAttempts 2 still end, every other line applied', async () => {
+    const lines = Array.from({ length: 12 }, (_, i) => [create(`${A}${i}`), add(`${A}${i}`, '10.0.0.1')]).flat();
+    const plan = planOf(...lines);
+    // Each set's create fails once (one run each): the seed's budget of runs would give up after 2.
+    const port = createScriptedPort({ restore: [...Array.from({ length: 12 }, () => lineError(1, NOMEM)), ok()] });
+    const report = await runRestoreSession(plan, port, { maxAttempts: 2 });
+    expect(port.restores).toHaveLength(12);
+    expect(report.fatal).toBeUndefined();
+    expect(report.failedSets).toHaveLength(12);
+  });
+
+  it('a run without progress between progressing ones counts, and the count is not reset by progress', async () => {
+    const plan = planOf(create(A), add(A, '10.0.0.1'), create(B), add(B, '10.0.0.2'));
+    const port = createScriptedPort({ restore: [fail(`ipset v7.17: ${MSG.busy}`), lineError(1, NOMEM), fail(`ipset v7.17: ${MSG.busy}`)] });
+    const report = await runRestoreSession(plan, port, { maxAttempts: 2 });
+    expect(port.restores).toHaveLength(3);
+    expect(report.attempts.map((a) => a.action)).toEqual(['retry', 'skip-section', 'abort']);
+    expect(report.fatal!.message).toMatch(/2 attempt\(s\) without progress/);
+  });
+
   it('does not count the budget as exhausted when the last attempt leaves nothing to run', async () => {
-    const plan = planOf(add(A, '10.0.0.1'), add(A, '10.0.0.2'));
-    const port = createScriptedPort({ restore: [lineError(1, MSG.hashFull), lineError(1, MSG.hashFull)] });
+    const plan = planOf(add(A, '10.0.0.1'), add(B, '10.0.0.2'));
+    const port = createScriptedPort({ restore: [lineError(1, NOMEM), lineError(1, NOMEM)] });
     const report = await runRestoreSession(plan, port, { maxAttempts: 2 });
     expect(port.restores).toHaveLength(2);
     expect(report.fatal).toBeUndefined();
@@ -365,7 +388,7 @@ describe('restore session: transient errors', () => {
 
   it('a crash after other progress retries and can converge', async () => {
     const plan = planOf(create(A), add(A, '10.0.0.1'), add(A, '10.0.0.2'));
-    const port = createScriptedPort({ restore: [lineError(2, MSG.hashFull), killed('SIGSEGV'), ok()] });
+    const port = createScriptedPort({ restore: [lineError(2, NOMEM), killed('SIGSEGV'), ok()] });
     const report = await runRestoreSession(plan, port);
     expect(port.restores.map((t) => indicesOf(plan, t))).toEqual([[0, 1, 2], [2], [2]]);
     expect(report.fatal).toBeUndefined();
@@ -470,5 +493,108 @@ describe('restore session: userspace errors lose the pending batch (spec/ipset-s
     expect(pendingBatchStart(plan, all, 1)).toBe(1);
     expect(pendingBatchStart(plan, all, 0)).toBe(0);
     expect(pendingBatchStart(plan, all, 7)).toBe(6);
+  });
+});
+
+describe('restore session: one bad set never blocks another (failures that repeat for the rest of a set)', () => {
+  // Messages as ipset 7.17 prints them, measured in a network namespace with
+  // `printf '…' | ipset -exist restore` (see src/set-failures.ts).
+  const SEPARATOR = 'Syntax error: Elem separator in 10.0.0.1,tcp:80, but settype hash:net supports none.';
+  const SECOND = 'Syntax error: Second element is missing from 10.0.0.0/24.';
+
+  it('hash-full on an add drops the later adds of that set from the same attempt; other sets go on', async () => {
+    const plan = planOf(create(A), create(B), add(A, '10.0.0.1'), add(A, '10.0.0.2'), add(A, '10.0.0.3'), add(B, '10.0.1.1'), add(A, '10.0.0.4'));
+    const port = createScriptedPort({ restore: [lineError(3, MSG.hashFull), ok()] });
+    const report = await runRestoreSession(plan, port);
+    expect(indicesOf(plan, port.restores[1]!)).toEqual([5]);
+    expect(report.skipped.map((s) => [s.index, s.reason, s.kind])).toEqual([
+      [2, 'failed', 'hash-full'],
+      [3, 'same-set', 'hash-full'],
+      [4, 'same-set', 'hash-full'],
+      [6, 'same-set', 'hash-full'],
+    ]);
+    expect(report.failedSets).toEqual([A]);
+    expect(report.attempts).toHaveLength(2);
+  });
+
+  it('hash-full stops dropping at a later delete of the set: the delete frees room (measured), so later adds may succeed', async () => {
+    const plan = planOf(add(A, '10.0.0.1'), add(A, '10.0.0.2'), del(A, '10.0.0.9'), add(A, '10.0.0.3'));
+    const port = createScriptedPort({ restore: [lineError(1, MSG.hashFull), ok()] });
+    const report = await runRestoreSession(plan, port);
+    expect(indicesOf(plan, port.restores[1]!)).toEqual([2, 3]);
+    expect(report.skipped.map((s) => s.index)).toEqual([0, 1]);
+  });
+
+  it('a set missing on add (userspace) drops its later adds and deletes, up to a create of it', async () => {
+    const plan = planOf(add(A, '10.0.0.1'), add(B, '10.0.1.1'), del(A, '10.0.0.2'), add(A, '10.0.0.3'), create(A), add(A, '10.0.0.4'));
+    const port = createScriptedPort({ restore: [lineError(1, MSG.setMissing), ok()] });
+    const report = await runRestoreSession(plan, port);
+    expect(indicesOf(plan, port.restores[1]!)).toEqual([1, 4, 5]);
+    expect(report.skipped.map((s) => [s.index, s.reason])).toEqual([
+      [0, 'failed'],
+      [2, 'same-set'],
+      [3, 'same-set'],
+    ]);
+  });
+
+  it.each([
+    ['a named-port member sent to a hash:net', SEPARATOR],
+    ['a network sent to a hash:ip,port', SECOND],
+  ])('a type mismatch (%s) drops the later adds and deletes of that set', async (_, message) => {
+    const plan = planOf(add(A, '10.0.0.1'), add(A, '10.0.0.2'), add(B, '10.0.1.1'), del(A, '10.0.0.3'));
+    const port = createScriptedPort({ restore: [lineError(1, message), ok()] });
+    const report = await runRestoreSession(plan, port);
+    expect(indicesOf(plan, port.restores[1]!)).toEqual([2]);
+    expect(report.skipped.map((s) => [s.index, s.reason, s.kind])).toEqual([
+      [0, 'failed', 'syntax'],
+      [1, 'same-set', 'syntax'],
+      [3, 'same-set', 'syntax'],
+    ]);
+  });
+
+  it('a syntax error of one member, or a missing member set of a list, drops only that line (they do not repeat)', async () => {
+    const plan = planOf(add(A, '10.0.0.1'), add(A, '10.0.0.2'), addToList(L, 'azure-npm-x'), addToList(L, 'azure-npm-y'));
+    const port = createScriptedPort({ restore: [lineError(1, MSG.syntax), lineError(2, MSG.memberMissing), ok()] });
+    const report = await runRestoreSession(plan, port);
+    expect(port.restores.map((t) => indicesOf(plan, t))).toEqual([
+      [0, 1, 2, 3],
+      [1, 2, 3],
+      [3],
+    ]);
+    expect(report.skipped.map((s) => s.index)).toEqual([0, 2]);
+  });
+
+  it('a later line with no handler for the error is left to run and fail on its own', async () => {
+    const noHandler: PlanLine = { ...add(A, '10.0.0.2'), onError: [{ when: 'syntax', then: 'skip-line', report: 'not-converged' }] };
+    const plan = planOf(add(A, '10.0.0.1'), noHandler, add(A, '10.0.0.3'));
+    const port = createScriptedPort({ restore: [lineError(1, MSG.hashFull), lineError(1, MSG.hashFull)] });
+    const report = await runRestoreSession(plan, port);
+    expect(indicesOf(plan, port.restores[1]!)).toEqual([1]);
+    expect(report.fatal!.message).toMatch(/no handler for "hash-full"/);
+  });
+
+  it('3 sets that fail permanently and 100 that are fine: the 100 converge in one session of 3 runs (the last bad set ends the plan), the 3 are reported', async () => {
+    const bad = ['azure-npm-bad1', 'azure-npm-bad2', 'azure-npm-bad3'];
+    const good = Array.from({ length: 100 }, (_, i) => `azure-npm-good${i}`);
+    const lines: PlanLine[] = [];
+    for (const s of [...good.slice(0, 40), bad[0]!, ...good.slice(40, 70), bad[1]!, ...good.slice(70), bad[2]!]) {
+      lines.push(create(s));
+      for (let m = 1; m <= 20; m++) lines.push(add(s, `10.0.${m}.1`));
+    }
+    const plan = planOf(...lines);
+    // Each bad set is full after its 5th member.
+    const port = createScriptedPort({
+      restore: Array.from({ length: 4 }, () => (text: string) => {
+        const rows = text.split('\n');
+        const k = rows.findIndex((r) => bad.some((b) => r.startsWith(`-A ${b} 10.0.6.1`)));
+        return k < 0 ? ok() : lineError(k + 1, MSG.hashFull);
+      }),
+    });
+    const report = await runRestoreSession(plan, port);
+    expect(report.fatal).toBeUndefined();
+    expect(port.restores).toHaveLength(3);
+    expect(report.failedSets).toEqual(bad);
+    expect(report.linesApplied).toBe(100 * 21 + 3 * 6);
+    expect(report.skipped).toHaveLength(3 * 15);
   });
 });

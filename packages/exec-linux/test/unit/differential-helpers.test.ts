@@ -44,4 +44,20 @@ describe('differential helpers', () => {
     expect(samples.some((s) => s.text.split('\n').length > 200)).toBe(true);
     expect(samples.every((s) => s.text.endsWith('\n'))).toBe(true);
   });
+
+  it('the script generator makes swap and rename: temporary-set rebuilds that converge, and each of their errors', () => {
+    const samples = fc.sample(restoreScriptArb(), { numRuns: 600, seed: 12 });
+    const outcomes = samples.map((s) => runFake(() => new FakeKernel(), s));
+    const rebuild = /^create (\S+) .*\n(?:add \1 .*\n)*swap \1 (\S+)\ndestroy \1$/m;
+    expect(samples.filter((s, i) => rebuild.test(s.text) && outcomes[i]!.exitCode === 0).length).toBeGreaterThan(10);
+    const errors = outcomes.map((o) => o.firstError);
+    for (const message of [
+      'The sets cannot be swapped: their type does not match',
+      'Sets cannot be swapped: the second set does not exist',
+      'Set cannot be renamed: a set with the new name already exists',
+      'Set cannot be renamed: it is in use by another system',
+    ]) {
+      expect(errors.some((e) => e.endsWith(message)), message).toBe(true);
+    }
+  });
 });

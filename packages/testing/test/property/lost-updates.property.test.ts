@@ -60,6 +60,9 @@ function lostMembers(desired: DesiredState, saveText: string, report: ApplyRepor
   const lost: string[] = [];
   for (const set of desired.sets) {
     if (conflicts.has(set.name) && report.failedSets.includes(set.name)) continue;
+    // An abandoned rebuild (temporary set and swap) leaves the live set as it was and is reported as a whole.
+    const rebuildAbandoned = report.skipped.some((k) => k.set === set.name && report.plan.lines[k.index]!.subject === set.name);
+    if (rebuildAbandoned && report.failedSets.includes(set.name)) continue;
     const type = kernelTypeOfSpec(set.spec);
     const saved = kernel.get(set.name);
     if (saved === undefined || saved.type !== type) {
