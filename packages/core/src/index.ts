@@ -60,6 +60,7 @@ export {
   hasNomatch,
   isValidKernelSetName,
   isValidMember,
+  memberFamily,
   stripNomatch,
   validateSetName,
 } from './members.js';

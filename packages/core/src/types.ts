@@ -34,6 +34,12 @@ export type NamingScheme = 'sha256-base36' | 'fnv32';
 /** The tail of a create line, exactly as the seed writes it after `-N name --exist`. */
 export type CreateSpec = 'nethash' | 'hash:ip,port' | 'setlist' | 'nethash maxelem 4294967295';
 
+/**
+ * Address family of a hash set, as `ipset create … family` spells it: `inet` (IPv4,
+ * the default) or `inet6` (IPv6). A hash set holds addresses of its family only.
+ */
+export type AddressFamily = 'inet' | 'inet6';
+
 /** Kernel type names as `ipset save` prints them for the specs above. */
 export type KernelSetType = 'hash:net' | 'hash:ip,port' | 'list:set';
 
