@@ -12,7 +12,9 @@ export type * from './types.js';
 export {
   EMPTY_SET,
   EMPTY_SET_NAME,
+  INET6_NAME_SUFFIX,
   SET_TYPES,
+  familyOfSpec,
   isSetType,
   kernelTypeOfSpec,
   prefixedName,

@@ -16,11 +16,20 @@
 import { DirtyCache, isEmptyUpdate } from './dirty-cache.js';
 import type { DirtyEntry, DirtyState, MemberSource } from './dirty-cache.js';
 import { IpsetsError, isIpsetsError, quote } from './errors.js';
-import { canonicalMember, hasNomatch, stripNomatch } from './members.js';
+import { canonicalMember, hasNomatch, memberFamily, stripNomatch } from './members.js';
 import { DEFAULT_OWNER, kernelName as computeKernelName, validateOwner } from './naming.js';
-import { EMPTY_SET, SET_TYPES, prefixedName as prefixOf, sameSetFamily, setTypeInfo, validateSetMetadata } from './set-types.js';
+import {
+  EMPTY_SET,
+  SET_TYPES,
+  isSetType,
+  prefixedName as prefixOf,
+  sameSetFamily,
+  setTypeInfo,
+  validateSetMetadata,
+} from './set-types.js';
 import type { SetTypeInfo } from './set-types.js';
 import type {
+  AddressFamily,
   ApplyReport,
   CreateSpec,
   DesiredSet,
@@ -384,7 +393,8 @@ export class IPSetManager {
     if (metas.length === 0) return;
     checkPodKey(podKey);
     const claims = new Map<string, string>();
-    const resolved = metas.map((meta) => this.resolve(meta, claims));
+    const family = typeof member === 'string' ? memberFamily(member) : 'inet';
+    const resolved = metas.map((meta) => this.resolve(routed(meta, family), claims));
     const canon = resolved.map((r) => {
       this.requireHashSet(r, 'add members to');
       if (r.meta.type === 'emptyHashSet') {
@@ -412,8 +422,9 @@ export class IPSetManager {
   removeFromSets(metas: readonly SetMetadata[], member: string, podKey: string): void {
     if (metas.length === 0) return;
     checkPodKey(podKey);
+    const family = typeof member === 'string' ? memberFamily(member) : 'inet';
     const checked = metas.map((meta) => {
-      const r = this.lookup(meta);
+      const r = this.lookup(routed(meta, family));
       this.requireHashSet(r, 'remove members from');
       return { r, member: memberFor(r, member, 'remove', 'from') };
     });
@@ -764,8 +775,8 @@ export class IPSetManager {
   /** Validates `meta` for lookup only (no creation): a known type that fits an existing set. */
   private lookup(meta: SetMetadata): Resolved {
     validateSetMetadata(meta);
-    const info = setTypeInfo(meta.type);
-    const prefixed = info.prefix + meta.name;
+    const info = setTypeInfo(meta.type, meta.family);
+    const prefixed = prefixOf(meta);
     const existing = this.sets.get(prefixed);
     if (existing !== undefined) this.checkFamily(existing, meta);
     return { meta, prefixed, info, kernelName: existing?.kernelName ?? '' };
@@ -774,8 +785,8 @@ export class IPSetManager {
   /** Validates `meta` for use with creation: also claims (tentatively, in `claims`) the kernel name of a new set. */
   private resolve(meta: SetMetadata, claims: Map<string, string>): Resolved {
     validateSetMetadata(meta);
-    const info = setTypeInfo(meta.type);
-    const prefixed = info.prefix + meta.name;
+    const info = setTypeInfo(meta.type, meta.family);
+    const prefixed = prefixOf(meta);
     const existing = this.sets.get(prefixed);
     if (existing !== undefined) {
       this.checkFamily(existing, meta);
@@ -1031,10 +1042,21 @@ function isNamespaceList(type: SetType): boolean {
   return type === 'keyLabelOfNamespace' || type === 'keyValueLabelOfNamespace';
 }
 
+/**
+ * The set a member goes to: a family-less hash set's IPv6 member goes to its `inet6`
+ * sibling (a set of its own, with its own kernel name); a set with an explicit
+ * family keeps it, so a member of the other family is refused by the grammar.
+ */
+function routed(meta: SetMetadata, family: AddressFamily): SetMetadata {
+  if (family !== 'inet6' || meta === null || typeof meta !== 'object' || meta.family !== undefined) return meta;
+  if (!isSetType(meta.type) || setTypeInfo(meta.type).kind !== 'set' || meta.type === 'emptyHashSet') return meta;
+  return { name: meta.name, type: meta.type, family: 'inet6' };
+}
+
 function memberFor(r: Resolved, member: string, verb: 'add' | 'remove', preposition: 'to' | 'from'): string {
   const kind = r.info.kernelType === 'hash:ip,port' ? 'hash:ip,port' : 'hash:net';
   try {
-    return canonicalMember(kind, member);
+    return canonicalMember(kind, member, r.info.family ?? 'inet');
   } catch (error) {
     if (!isIpsetsError(error)) throw error;
     throw new IpsetsError(

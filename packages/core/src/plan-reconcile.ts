@@ -36,7 +36,7 @@
  */
 import { IpsetsError, quote } from './errors.js';
 import { canonicalMember, entryKey, hostAddress, validateSetName } from './members.js';
-import { kernelTypeOfSpec } from './set-types.js';
+import { familyOfSpec, kernelTypeOfSpec } from './set-types.js';
 import type {
   CreateSpec,
   DesiredSet,
@@ -64,6 +64,9 @@ const CREATE_SPECS: ReadonlySet<string> = new Set<CreateSpec>([
   'hash:ip,port',
   'setlist',
   'nethash maxelem 4294967295',
+  'nethash family inet6',
+  'hash:ip,port family inet6',
+  'nethash family inet6 maxelem 4294967295',
 ]);
 
 const DEFAULT_MAXELEM = '65536';
@@ -199,15 +202,17 @@ function validateDesired(desired: DesiredState): Map<string, Wanted> {
       });
     }
     const kernelType = kernelTypeOfSpec(set.spec);
+    const family = familyOfSpec(set.spec) ?? 'inet';
     const list = kernelType === 'list:set';
     const entries = new Map<string, number>();
     const members: string[] = [];
-    const hosts = kernelType === 'hash:net' ? new HostTable(set.members.length) : undefined;
+    // The host table reads IPv4 addresses: an inet6 set's members all take the generic path.
+    const hosts = kernelType === 'hash:net' && family === 'inet' ? new HostTable(set.members.length) : undefined;
     for (const raw of set.members) {
       // A canonical host member (the common case: members from the manager) is read
       // once, for its address; anything else is canonicalised first.
       let address = hosts !== undefined && typeof raw === 'string' ? hostAddress(raw) : -1;
-      const member = address >= 0 ? raw : list ? validateSetName(raw) : canonicalMember(kernelType, raw);
+      const member = address >= 0 ? raw : list ? validateSetName(raw) : canonicalMember(kernelType, raw, family);
       if (address < 0 && hosts !== undefined) address = hostAddress(member);
       let index: number | undefined;
       let key = '';
@@ -266,8 +271,11 @@ function conflictOf(saved: SavedSet, spec: CreateSpec): string | undefined {
     if (size !== DEFAULT_LIST_SIZE) return `kernel list size ${size} differs from ${DEFAULT_LIST_SIZE}`;
     return undefined;
   }
+  // `-N name --exist nethash` succeeds on an existing family inet6 set (measured on
+  // 7.17: -exist does not compare the family), so a family change must be caught here.
   const family = opts.get('family') ?? 'inet';
-  if (family !== 'inet') return `kernel family ${quote(family)} differs from "inet"`;
+  const wantedFamily = familyOfSpec(spec) ?? 'inet';
+  if (family !== wantedFamily) return `kernel family ${quote(family)} differs from ${quote(wantedFamily)}`;
   const maxelem = opts.get('maxelem') ?? DEFAULT_MAXELEM;
   const wantedMaxelem = /maxelem (\d+)/.exec(spec)?.[1] ?? DEFAULT_MAXELEM;
   if (maxelem !== wantedMaxelem) return `kernel maxelem ${maxelem} differs from ${wantedMaxelem}`;
