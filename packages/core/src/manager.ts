@@ -20,6 +20,7 @@ import { canonicalMember, hasNomatch, memberFamily, stripNomatch } from './membe
 import { DEFAULT_OWNER, kernelName as computeKernelName, validateOwner } from './naming.js';
 import {
   EMPTY_SET,
+  INET6_NAME_SUFFIX,
   SET_TYPES,
   isSetType,
   prefixedName as prefixOf,
@@ -263,6 +264,11 @@ export class IPSetManager {
   private readonly sets = new Map<string, IPSet>();
   /** Kernel name → prefixed name that claimed it (entries of deleted sets are cleaned lazily). */
   private readonly owners = new Map<string, string>();
+  /**
+   * Lists that hold a logical hash set (added without a family), by the prefixed name
+   * of its inet set: they also hold its inet6 sibling, whenever that comes to exist.
+   */
+  private readonly logicalLists = new Map<string, Set<IPSet>>();
   private readonly dirty: DirtyCache;
   private readonly warn: ((message: string) => void) | undefined;
   private emptySet: IPSet | undefined;
@@ -369,6 +375,7 @@ export class IPSetManager {
   reset(): void {
     this.sets.clear();
     this.owners.clear();
+    this.logicalLists.clear();
     this.dirty.clear();
     this.emptySet = undefined;
     this.pending = undefined;
@@ -458,9 +465,16 @@ export class IPSetManager {
     const memberSets = members.map((r) => this.getOrCreate(r));
     for (const r of lists) {
       const list = this.getOrCreate(r);
-      for (const member of memberSets) {
+      memberSets.forEach((member, i) => {
         if (!list.memberSets!.has(member.kernelName)) this.addMemberToList(list, member);
-      }
+        // A logical member brings its inet6 sibling along, now or when it is created.
+        if (members[i]!.meta.family !== undefined || member.info.family !== 'inet' || member === this.emptySet) return;
+        let holders = this.logicalLists.get(member.name);
+        if (holders === undefined) this.logicalLists.set(member.name, (holders = new Set()));
+        holders.add(list);
+        const sibling = this.sets.get(member.name + INET6_NAME_SUFFIX);
+        if (sibling !== undefined && !list.memberSets!.has(sibling.kernelName)) this.addMemberToList(list, sibling);
+      });
     }
   }
 
@@ -486,15 +500,25 @@ export class IPSetManager {
         this.warn?.(`cannot remove the empty set from list ${list.name}: every namespace label list holds it`);
         continue;
       }
-      const member = this.sets.get(r.prefixed);
-      if (member === undefined || !list.memberSets!.has(member.kernelName)) continue;
-      const listInKernel = this.shouldBeInKernel(list);
-      list.memberSets!.delete(member.kernelName);
-      member.ipsetReferCount = Math.max(0, member.ipsetReferCount - 1);
-      if (listInKernel) {
-        this.dDeleteMember(list, member.kernelName);
-        this.releaseKernelReference(member);
+      if (r.meta.family === undefined) {
+        // The logical set: its inet6 sibling leaves the list with it.
+        this.logicalLists.get(r.prefixed)?.delete(list);
+        const sibling = this.sets.get(r.prefixed + INET6_NAME_SUFFIX);
+        if (sibling !== undefined) this.detachFromList(list, sibling);
       }
+      const member = this.sets.get(r.prefixed);
+      if (member !== undefined) this.detachFromList(list, member);
+    }
+  }
+
+  private detachFromList(list: IPSet, member: IPSet): void {
+    if (!list.memberSets!.has(member.kernelName)) return;
+    const listInKernel = this.shouldBeInKernel(list);
+    list.memberSets!.delete(member.kernelName);
+    member.ipsetReferCount = Math.max(0, member.ipsetReferCount - 1);
+    if (listInKernel) {
+      this.dDeleteMember(list, member.kernelName);
+      this.releaseKernelReference(member);
     }
   }
 
@@ -888,6 +912,12 @@ export class IPSetManager {
       const empty = this.ensureEmptySet();
       if (!set.memberSets!.has(empty.kernelName)) this.addMemberToList(set, empty);
     }
+    if (set.info.family === 'inet6') {
+      const holders = this.logicalLists.get(set.name.slice(0, -INET6_NAME_SUFFIX.length));
+      for (const list of holders ?? []) {
+        if (this.sets.get(list.name) === list && !list.memberSets!.has(set.kernelName)) this.addMemberToList(list, set);
+      }
+    }
     return set;
   }
 
@@ -967,6 +997,7 @@ export class IPSetManager {
     if (set.memberSets !== undefined) {
       // The seed leaves these counts behind, so former members can never be deleted (§g.2.6).
       for (const member of set.memberSets.values()) {
+        this.logicalLists.get(member.name)?.delete(set);
         member.ipsetReferCount = Math.max(0, member.ipsetReferCount - 1);
         if (inKernel) this.releaseKernelReference(member);
       }

@@ -10,7 +10,7 @@ import { kernelName } from '../../src/naming.js';
 import { planReconcile } from '../../src/plan-reconcile.js';
 import { prefixedName } from '../../src/set-types.js';
 import type { SetMetadata } from '../../src/types.js';
-import { CIDR, K, NAMED_PORT, NESTED, NS, applyAll, manager, text } from './manager-fixtures.js';
+import { CIDR, K, KEY_NS, NAMED_PORT, NESTED, NS, applyAll, manager, text } from './manager-fixtures.js';
 
 const v6 = (meta: SetMetadata): SetMetadata => ({ ...meta, family: 'inet6' });
 
@@ -69,18 +69,36 @@ describe('IPSetManager dual stack', () => {
     expect(m.size).toBe(0);
   });
 
-  it('lists hold sets of both families; lists and the empty set have no inet6 sibling', () => {
+  it('a list holding a logical set holds both of its kernel sets, whichever comes first', () => {
     const m = manager();
     m.addToSets([NS], '10.0.0.1', 'p');
     m.addToSets([NS], '::1', 'p');
-    m.addToLists([NESTED], [NS, v6(NS)]);
-    const members = m.getIPSet(prefixedName(NESTED))!.members;
-    expect(members).toEqual([prefixedName(NS), prefixedName(v6(NS))]);
-    expect(m.desiredState().sets.find((s) => s.label === prefixedName(NESTED))!.members).toEqual([
-      K.NS,
-      m.getIPSet(prefixedName(v6(NS)))!.kernelName,
-    ]);
+    m.addToLists([NESTED], [NS]);
+    expect(m.getIPSet(prefixedName(NESTED))!.members).toEqual([prefixedName(NS), prefixedName(v6(NS))]);
+    // The list first, the IPv6 member later: the sibling joins the list when it is created.
+    m.addToLists([KEY_NS], [CIDR]);
+    expect(m.getIPSet(prefixedName(KEY_NS))!.members).toEqual([prefixedName(CIDR)]);
+    m.addToSets([CIDR], '2001:db8::/32', 'n');
+    expect(m.getIPSet(prefixedName(KEY_NS))!.members).toEqual([prefixedName(CIDR), prefixedName(v6(CIDR))]);
+    const restore = text(m);
+    expect(restore).toContain(`-A ${K.KEY_NS} ${m.getIPSet(prefixedName(v6(CIDR)))!.kernelName}\n`);
+    // Removing the logical set removes both; an explicit family names one kernel set only.
+    m.removeFromList(KEY_NS, [CIDR]);
+    expect(m.getIPSet(prefixedName(KEY_NS))!.members).toEqual([]);
+    m.removeFromList(NESTED, [v6(NS)]);
+    expect(m.getIPSet(prefixedName(NESTED))!.members).toEqual([prefixedName(NS)]);
+    m.addToLists([NESTED], [{ ...NS, family: 'inet' }]);
+    m.addToLists([KEY_NS], [{ ...CIDR, family: 'inet' }]);
+    expect(m.getIPSet(prefixedName(KEY_NS))!.members).toEqual([prefixedName(CIDR)]);
+  });
+
+  it('lists and the shared empty set have no inet6 sibling', () => {
+    const m = manager({ addEmptySetToLists: true });
     expect(() => m.addToLists([v6(NESTED)], [NS])).toThrow(/has no family inet6/);
+    expect(() => m.createIPSets([{ name: 'emptyhashset', type: 'emptyHashSet', family: 'inet6' }])).toThrow(/has no family inet6/);
+    m.addToLists([KEY_NS], [NS]);
+    m.addToSets([NS], 'fd00::1', 'p');
+    expect(m.getIPSet(prefixedName(KEY_NS))!.members).toEqual(['empty-emptyhashset', prefixedName(NS), prefixedName(v6(NS))]);
   });
 
   it('a second plan against the kernel it produced is empty (canonical IPv6 forms compare equal)', () => {

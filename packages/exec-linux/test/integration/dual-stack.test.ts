@@ -4,6 +4,7 @@
  * CIDR sets with nomatch entries applies through the Linux port; the kernel then holds
  * exactly the desired state, family included, and a reconcile plan against what the
  * kernel saves is empty (the canonical IPv6 forms equal what `ipset save` prints).
+ * Lists that hold a logical set hold both of its kernel sets.
  * It also pins what the kernel allows across families (measured on ipset 7.17): a
  * list:set holds sets of both families, iptables and ip6tables can both match on
  * such a list, and ip6tables refuses a family inet set.
@@ -87,6 +88,8 @@ describeKernel('dual stack: IPv4 and IPv6 sets through the Linux port (real kern
 
   function dualStack(): IPSetManager {
     const manager = new IPSetManager();
+    // A list made before any IPv6 member exists still ends up holding the inet6 siblings.
+    manager.addToLists([nested], [app]);
     // Each pod has an IPv4 and an IPv6 address; the IPv6 ones in non-canonical spellings.
     for (const [pod, ip4, ip6] of [
       ['pod-1', '10.0.0.1', 'FD00::1'],
@@ -105,8 +108,9 @@ describeKernel('dual stack: IPv4 and IPv6 sets through the Linux port (real kern
     manager.addToSets([cidr], '2001:db8::/32', '');
     manager.addToSets([cidr], '2001:DB8:4::/48 nomatch', '');
     manager.addToSets([cidr], '2001:db8:ffff::1/64', '');
-    manager.addToLists([nsList], [nsA, nsB, v6(nsA), v6(nsB)]);
-    manager.addToLists([nested], [app, v6(app)]);
+    manager.addToLists([nsList], [nsA, nsB]);
+    expect(manager.getIPSet(prefixedName(nsList))!.members).toEqual([nsA, v6(nsA), nsB, v6(nsB)].map(prefixedName));
+    expect(manager.getIPSet(prefixedName(nested))!.members).toEqual([app, v6(app)].map(prefixedName));
     return manager;
   }
 
