@@ -348,6 +348,9 @@ export class IPSetManager {
         details: { option },
       });
     }
+    // Deleting a logical set deletes its inet6 sibling too (on the same terms).
+    const sibling = this.sets.get(prefixedName + INET6_NAME_SUFFIX);
+    if (sibling !== undefined && sibling.info.family === 'inet6') this.deleteIPSet(sibling.name, option);
     const set = this.sets.get(prefixedName);
     if (set === undefined || set === this.emptySet) return false;
     if (!(option === 'force' ? this.canBeForceDeleted(set) : this.canBeDeleted(set))) return false;
@@ -561,6 +564,14 @@ export class IPSetManager {
     }
     this.resolveEmptySetFor([r], claims);
     const set = this.getOrCreate(r);
+    this.addReferenceTo(set, refName, refType);
+    // A logical set's inet6 sibling carries the same references (an inet6 sibling made
+    // later copies them when it is created).
+    const sibling = meta.family === undefined ? this.sets.get(set.name + INET6_NAME_SUFFIX) : undefined;
+    if (sibling !== undefined) this.addReferenceTo(sibling, refName, refType);
+  }
+
+  private addReferenceTo(set: IPSet, refName: string, refType: ReferenceType): void {
     const wasInKernel = this.shouldBeInKernel(set);
     if (refType === 'selector') (set.selectorRefs ??= new Set()).add(refName);
     else (set.netPolRefs ??= new Set()).add(refName);
@@ -587,6 +598,12 @@ export class IPSetManager {
         { details: { set: prefixedName, refName, refType } },
       );
     }
+    this.deleteReferenceFrom(set, refName, refType);
+    const sibling = this.sets.get(prefixedName + INET6_NAME_SUFFIX);
+    if (sibling !== undefined && sibling.info.family === 'inet6') this.deleteReferenceFrom(sibling, refName, refType);
+  }
+
+  private deleteReferenceFrom(set: IPSet, refName: string, refType: ReferenceType): void {
     const wasInKernel = this.shouldBeInKernel(set);
     if (refType === 'selector') set.selectorRefs?.delete(refName);
     else set.netPolRefs?.delete(refName);
@@ -901,9 +918,14 @@ export class IPSetManager {
     const existing = this.sets.get(r.prefixed);
     if (existing !== undefined) return existing;
     const set = new IPSet(r.prefixed, r.meta.name, r.meta.type, r.info, r.kernelName);
+    if (set.info.family === 'inet6') {
+      const base = this.sets.get(set.name.slice(0, -INET6_NAME_SUFFIX.length));
+      if (base?.selectorRefs !== undefined && base.selectorRefs.size > 0) set.selectorRefs = new Set(base.selectorRefs);
+      if (base?.netPolRefs !== undefined && base.netPolRefs.size > 0) set.netPolRefs = new Set(base.netPolRefs);
+    }
     this.sets.set(set.name, set);
     this.owners.set(set.kernelName, set.name);
-    if (this.mode === 'all') this.dCreate(set);
+    if (this.mode === 'all' || this.shouldBeInKernel(set)) this.dCreate(set);
     if (set.type === EMPTY_SET.type && set.name === EMPTY_PREFIXED && this.addEmptySetToLists && this.emptySet === undefined) {
       this.emptySet = set;
       this.dCreate(set);

@@ -123,4 +123,28 @@ describe('IPSetManager dual stack', () => {
     const replan = planReconcile(desired, wrong, []);
     expect(replan.notes?.map((n) => n.message).join('\n')).toMatch(/kernel family "inet" differs from "inet6"/);
   });
+
+  it('the inet6 sibling follows its logical set: references (also in mode on-need) and deletion', () => {
+    const m = manager({ mode: 'on-need' });
+    m.addReference(CIDR, 'policy/a', 'netpol');
+    m.addToSets([CIDR], '10.0.0.0/8', 'n');
+    // Created after the reference: it copies it, so on-need puts it in the kernel too.
+    m.addToSets([CIDR], 'fd00::/8', 'n');
+    const cidr6 = m.getIPSet(prefixedName(v6(CIDR)))!;
+    expect(cidr6.netPolReferences).toEqual(['policy/a']);
+    expect(cidr6.inKernel).toBe(true);
+    expect(text(m)).toContain(`-A ${cidr6.kernelName} fd00::/8\n`);
+    // Created before the reference: the reference reaches it too.
+    m.addToSets([NS], 'fd00::1', 'p');
+    m.addReference(NS, 'sel', 'selector');
+    expect(m.getIPSet(prefixedName(v6(NS)))!.selectorReferences).toEqual(['sel']);
+    m.deleteReference(prefixedName(CIDR), 'policy/a', 'netpol');
+    expect(m.getIPSet(prefixedName(v6(CIDR)))!.netPolReferences).toEqual([]);
+    expect(m.getIPSet(prefixedName(v6(CIDR)))!.inKernel).toBe(false);
+    m.removeFromSets([CIDR], '10.0.0.0/8', 'n');
+    m.removeFromSets([CIDR], 'fd00::/8', 'n');
+    expect(m.deleteIPSet(prefixedName(CIDR))).toBe(true);
+    expect(m.hasIPSet(prefixedName(CIDR))).toBe(false);
+    expect(m.hasIPSet(prefixedName(v6(CIDR)))).toBe(false);
+  });
 });
