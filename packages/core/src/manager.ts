@@ -817,7 +817,7 @@ export class IPSetManager {
   private lookup(meta: SetMetadata): Resolved {
     validateSetMetadata(meta);
     const info = setTypeInfo(meta.type, meta.family);
-    const prefixed = prefixOf(meta);
+    const prefixed = info.family === 'inet6' ? info.prefix + meta.name + INET6_NAME_SUFFIX : info.prefix + meta.name;
     const existing = this.sets.get(prefixed);
     if (existing !== undefined) this.checkFamily(existing, meta);
     return { meta, prefixed, info, kernelName: existing?.kernelName ?? '' };
@@ -827,7 +827,7 @@ export class IPSetManager {
   private resolve(meta: SetMetadata, claims: Map<string, string>): Resolved {
     validateSetMetadata(meta);
     const info = setTypeInfo(meta.type, meta.family);
-    const prefixed = prefixOf(meta);
+    const prefixed = info.family === 'inet6' ? info.prefix + meta.name + INET6_NAME_SUFFIX : info.prefix + meta.name;
     const existing = this.sets.get(prefixed);
     if (existing !== undefined) {
       this.checkFamily(existing, meta);
