@@ -14,6 +14,7 @@ export function sharedTestConfig(packageUrl: string): UserWorkspaceConfig {
       alias: [
         { find: /^@ipsets\/core$/, replacement: `${root}packages/core/src/index.ts` },
         { find: /^@ipsets\/testing$/, replacement: `${root}packages/testing/src/index.ts` },
+        { find: /^@ipsets\/testing\/fake$/, replacement: `${root}packages/testing/src/fake.ts` },
         { find: /^@ipsets\/testing\/vitest$/, replacement: `${root}packages/testing/src/vitest.ts` },
         { find: /^@ipsets\/exec-linux$/, replacement: `${root}packages/exec-linux/src/index.ts` },
       ],

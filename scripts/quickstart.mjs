@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// The README's two quick-start commands land here (`npm run demo`, `npm test`), so
+// The README's quick-start commands land here (`npm run demo`, `npm test`,
+// `npm run simulate`, `npm run playground`), so
 // they work on a fresh machine that has only Node and npm: pnpm is taken from PATH
 // when it is the pinned version, otherwise run through npx; dependencies are
 // installed when missing; everything else goes through turbo.
@@ -38,18 +39,30 @@ function ensureInstalled() {
 
 const command = process.argv[2];
 ensureInstalled();
-if (command === 'demo') {
+/** Builds `filter` and what it depends on, code only (a first run needs no type declarations). */
+function buildQuietly(filter) {
   env.IPSETS_SKIP_DTS = '1';
-  const built = pnpmRun('exec', 'turbo', 'run', 'build', '--filter=@ipsets/cli...', '--output-logs=errors-only');
+  const status = pnpmRun('exec', 'turbo', 'run', 'build', `--filter=${filter}`, '--output-logs=errors-only');
   delete env.IPSETS_SKIP_DTS;
+  return status;
+}
+
+if (command === 'demo') {
+  const built = buildQuietly('@ipsets/cli...');
   if (built !== 0) process.exit(built);
   process.exit(run(process.execPath, [join(root, 'packages/cli/dist/bin.js'), 'demo', ...process.argv.slice(3)]));
+} else if (command === 'simulate') {
+  const built = buildQuietly('@ipsets/example-simulator...');
+  if (built !== 0) process.exit(built);
+  process.exit(run(process.execPath, [join(root, 'examples/simulator/dist/cli.js'), ...process.argv.slice(3)]));
+} else if (command === 'playground') {
+  process.exit(pnpmRun('--filter', '@ipsets/browser-check', 'run', 'playground', ...process.argv.slice(3)));
 } else if (command === 'test') {
   const status = pnpmRun('exec', 'turbo', 'run', 'test', '--concurrency=1', '--continue', '--output-logs=full');
   const { line, ok } = summarize(root);
   console.log(line);
   process.exit(status === 0 && ok ? 0 : 1);
 } else {
-  console.error(`usage: node scripts/quickstart.mjs demo|test (got ${JSON.stringify(command)})`);
+  console.error(`usage: node scripts/quickstart.mjs demo|test|simulate|playground (got ${JSON.stringify(command)})`);
   process.exit(2);
 }

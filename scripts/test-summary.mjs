@@ -1,10 +1,26 @@
 #!/usr/bin/env node
-// Adds up vitest's JSON reports (packages/*/test-results.json) into the one plain
+// Adds up vitest's JSON reports (packages/*/test-results.json, and
+// examples/*/test-results.json of the examples that have tests) into the one plain
 // line CI reads: `N passed, N failed` (a package whose report is missing counts
 // as one failure, so a crashed run can never look green).
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+/**
+ * Folders whose report is expected: every one under `packages/`, and those under
+ * `examples/` whose package.json has a `test` script.
+ */
+function testedPackages(root) {
+  const found = readdirSync(join(root, 'packages')).sort().map((name) => `packages/${name}`);
+  const examples = join(root, 'examples');
+  if (!existsSync(examples)) return found;
+  for (const name of readdirSync(examples).sort()) {
+    const manifest = join(examples, name, 'package.json');
+    if (existsSync(manifest) && JSON.parse(readFileSync(manifest, 'utf8')).scripts?.test !== undefined) found.push(`examples/${name}`);
+  }
+  return found;
+}
 
 /** Reads every package's report; returns the summary line and whether all is green. */
 export function summarize(root) {
@@ -12,8 +28,8 @@ export function summarize(root) {
   let failed = 0;
   let skipped = 0;
   const missing = [];
-  for (const pkg of readdirSync(join(root, 'packages')).sort()) {
-    const file = join(root, 'packages', pkg, 'test-results.json');
+  for (const pkg of testedPackages(root)) {
+    const file = join(root, pkg, 'test-results.json');
     if (!existsSync(file)) {
       missing.push(pkg);
       failed += 1;

@@ -41,6 +41,12 @@ export const EXIT = {
   failed: 1,
   /** Bad input: a bad file, option or argument. Nothing was changed. */
   badInput: 2,
+  /** Converged except owned sets the kernel still references (in use). */
+  inUse: 3,
+  /** Another writer holds the kernel lock and `--wait` ran out. */
+  lockHeld: 4,
+  /** Agent: the consecutive-failure limit was reached (the supervisor should restart it). */
+  tooManyFailures: 5,
 } as const;
 
 /** Style for stdout under the io's environment. */

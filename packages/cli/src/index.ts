@@ -27,7 +27,7 @@ export {
 export type { DesiredFile, DesiredFileSet, FileProblem, ParseDesiredOptions } from './desired-file.js';
 
 // --- kernels ---
-export { DEFAULT_STATE_FILE, loadFakeKernel, openKernel, saveFakeKernel, withProgress } from './kernel.js';
+export { DEFAULT_READ_TIMEOUT_MS, DEFAULT_RESTORE_TIMEOUT_MS, DEFAULT_STATE_FILE, loadFakeKernel, openKernel, saveFakeKernel, withProgress } from './kernel.js';
 export type { KernelHandle, KernelOptions, ProgressStream } from './kernel.js';
 
 // --- output ---
@@ -53,8 +53,24 @@ export { isLoopbackHost, parseListenAddress } from './listen-address.js';
 export type { ListenAddress } from './listen-address.js';
 
 // --- commands ---
-export { createFileAgentMetrics, serveMetrics } from './commands/agent.js';
+export { createFileAgentMetrics, DEFAULT_GRACE_MS, DEFAULT_MAX_FAILURES, DEFAULT_METRICS_BIND_ADDRESS } from './commands/agent.js';
 export type { AgentCommandOptions, FileAgentMetrics } from './commands/agent.js';
+export { AgentProbes } from './agent/health.js';
+export type { AgentProbesOptions, ProbeResult } from './agent/health.js';
+export { closeServer, serveAgentHttp } from './agent/http-server.js';
+export type { HealthProbes } from './agent/http-server.js';
+export { DesiredSource } from './agent/desired-source.js';
+export type { DesiredSourceOptions } from './agent/desired-source.js';
+export { ApplyScheduler } from './agent/scheduler.js';
+export type { ApplySchedulerOptions } from './agent/scheduler.js';
+export { lockPathFor, withWriterLock } from './kernel-lock.js';
+export type { WriterLockOptions } from './kernel-lock.js';
+export { listenForStop, stoppablePort, STOP_SIGNALS } from './signals.js';
+export type { ListenForStopOptions, StoppablePort, StopListener, StopSignalName } from './signals.js';
+export { createLogger, defaultLogFormat, LOG_LEVELS, parseLogFormat, parseLogLevel, serializeError, textLine } from './logging.js';
+export type { CliLogger, LogFormat, LoggerOptions, LogLevel } from './logging.js';
+export { parseDuration as parseDurationText } from './duration.js';
+export type { ParseDurationOptions } from './duration.js';
 export { filterOwnedSave } from './commands/save.js';
 export { compareWithDesired, runDemo } from './commands/demo.js';
 export type { DemoOptions, DemoResult } from './commands/demo.js';

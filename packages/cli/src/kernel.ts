@@ -1,11 +1,11 @@
 /**
- * The kernel a command works on: the embedded fake kernel with its state in a file
- * (`--kernel fake`, the default) or the real one through `ipset`
- * (`--kernel linux`, optionally inside a network namespace).
+ * The kernel a command works on: the real one through `ipset` (`--kernel linux`, the
+ * default, optionally inside a network namespace) or the embedded fake kernel with
+ * its state in a file (`--kernel fake`). Every real kernel call has a timeout.
  */
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { IpsetsError, quote } from '@ipsets/core';
+import { IpsetsError, isIpsetsError, quote } from '@ipsets/core';
 import type { CommandResult, IpsetPort, PortCallOptions } from '@ipsets/core';
 import type { FakeKernel } from '@ipsets/testing';
 import { formatCount, formatDuration } from './format.js';
@@ -22,7 +22,16 @@ export interface KernelOptions {
   netns?: string;
   /** Linux: path of the `ipset` binary. */
   ipset?: string;
+  /** Linux: kill a restore that runs longer than this (ms; default {@link DEFAULT_RESTORE_TIMEOUT_MS}). */
+  timeoutMs?: number;
+  /** Linux: kill a save or list that runs longer than this (ms; default {@link DEFAULT_READ_TIMEOUT_MS}). */
+  readTimeoutMs?: number;
 }
+
+/** Default restore timeout: 5 minutes (a 1M-member first apply takes seconds; a hang never ends). */
+export const DEFAULT_RESTORE_TIMEOUT_MS = 5 * 60_000;
+/** Default timeout of `ipset save` and `ipset list`: 1 minute. */
+export const DEFAULT_READ_TIMEOUT_MS = 60_000;
 
 /** An open kernel. */
 export interface KernelHandle {
@@ -30,6 +39,10 @@ export interface KernelHandle {
   readonly port: IpsetPort;
   /** One line for people: `fake kernel (state …/.ipsets-state.json)`, `linux kernel (netns x)`. */
   readonly description: string;
+  /** Linux: the network namespace (undefined: the process's own); fake: undefined. */
+  readonly netns?: string;
+  /** Fake: the state file's absolute path; undefined for linux. */
+  readonly statePath?: string;
   /** Fake: the in-memory kernel (for the agent and tests); undefined for linux. */
   readonly fake?: FakeKernel;
   /** Writes the fake kernel's state back to its file (no-op for linux). */
@@ -43,7 +56,7 @@ export interface KernelHandle {
  *   it, or a state file that is not a fake kernel's state.
  */
 export async function openKernel(options: KernelOptions, cwd = process.cwd()): Promise<KernelHandle> {
-  const kind = options.kernel ?? 'fake';
+  const kind = options.kernel ?? 'linux';
   if (kind === 'fake') {
     if (options.netns !== undefined || options.ipset !== undefined) {
       throw new IpsetsError('INVALID_ARGUMENT', '--netns and --ipset need --kernel linux; the fake kernel keeps its state in --state');
@@ -55,23 +68,55 @@ export async function openKernel(options: KernelOptions, cwd = process.cwd()): P
       kind: 'fake',
       port: createFakePort(fake),
       description: `fake kernel (state ${path})`,
+      statePath: path,
       fake,
       persist: () => saveFakeKernel(path, fake),
     };
   }
   if (kind === 'linux') {
     if (options.state !== undefined) {
-      throw new IpsetsError('INVALID_ARGUMENT', '--state is for --kernel fake; the linux kernel keeps its own state');
+      throw new IpsetsError(
+        'INVALID_ARGUMENT',
+        `--state ${quote(options.state)} needs --kernel fake; the real kernel (the default) keeps its own state`,
+      );
     }
     const { createLinuxPort } = await import('@ipsets/exec-linux');
-    const port = createLinuxPort({
+    const base = {
       ...(options.ipset === undefined ? {} : { ipsetPath: options.ipset }),
       ...(options.netns === undefined ? {} : { netns: options.netns }),
+    };
+    // Restores and reads get their own budgets: a restore of a million members is slow
+    // and legitimate, a save that takes minutes is a hang.
+    const linux = createLinuxPort({
+      ...base,
+      restoreTimeoutMs: options.timeoutMs ?? DEFAULT_RESTORE_TIMEOUT_MS,
+      readTimeoutMs: options.readTimeoutMs ?? DEFAULT_READ_TIMEOUT_MS,
     });
+    const port: IpsetPort = {
+      restore: (text, o) => linux.restore(text, o).catch(withFlagNames),
+      save: (o) => linux.save(o).catch(withFlagNames),
+      listNames: (o) => linux.listNames(o).catch(withFlagNames),
+      listHeaders: (o) => linux.listHeaders(o).catch(withFlagNames),
+    };
     const where = options.netns === undefined ? 'default network namespace' : `netns ${options.netns}`;
-    return { kind: 'linux', port, description: `linux kernel (${where})`, persist: async () => {} };
+    return {
+      kind: 'linux',
+      port,
+      description: `linux kernel (${where})`,
+      ...(options.netns === undefined ? {} : { netns: options.netns }),
+      persist: async () => {},
+    };
   }
   throw new IpsetsError('INVALID_ARGUMENT', `unknown kernel ${quote(kind)}; expected fake or linux`);
+}
+
+/** A timeout names the library's option; people at the command line set the flag. */
+function withFlagNames(error: unknown): never {
+  if (isIpsetsError(error, 'TIMEOUT')) {
+    const message = error.message.replace(/\brestoreTimeoutMs\b/g, '--timeout').replace(/\breadTimeoutMs\b/g, '--read-timeout');
+    throw new IpsetsError('TIMEOUT', message, { cause: error.cause, details: error.details });
+  }
+  throw error;
 }
 
 /** Reads a fake kernel's state file; a missing file is an empty kernel. */

@@ -1,20 +1,21 @@
 /**
- * The address the agent serves metrics on. Only loopback is accepted: metrics of a
- * node's firewall state are for the node's own scraper (or a port-forward), never
- * for the network.
+ * The address the agent serves metrics and probes on (`--metrics-bind-address`). The
+ * default is loopback (this node's scraper only); any other address is taken when
+ * given explicitly, as kube-proxy's flag of the same name does, so that a kubelet
+ * probe or a cluster scraper can reach the pod.
  */
 import { isIP } from 'node:net';
 import { IpsetsError, quote } from '@ipsets/core';
 
-/** A loopback host and port. */
+/** A host and port to listen on. */
 export interface ListenAddress {
-  /** `127.x.y.z`, `::1` or `localhost`. */
+  /** An IPv4 or IPv6 address, or a host name such as `localhost`. */
   readonly host: string;
   /** 0 lets the system choose. */
   readonly port: number;
 }
 
-const EXPECTED = 'expected a loopback address and port like 127.0.0.1:9464, [::1]:9464 or localhost:9464';
+const EXPECTED = 'expected an address and port like 127.0.0.1:9464, 0.0.0.0:9464, [::1]:9464 or localhost:9464';
 
 /** True for 127.0.0.0/8, ::1 and `localhost`. */
 export function isLoopbackHost(host: string): boolean {
@@ -27,7 +28,7 @@ export function isLoopbackHost(host: string): boolean {
 /**
  * Parses `HOST:PORT` (IPv6 in brackets). A bare port means 127.0.0.1.
  *
- * @throws IpsetsError `INVALID_ARGUMENT` for malformed text or a host that is not loopback.
+ * @throws IpsetsError `INVALID_ARGUMENT` for malformed text (no port, a port out of range, an empty host).
  */
 export function parseListenAddress(text: string): ListenAddress {
   let host: string;
@@ -51,11 +52,8 @@ export function parseListenAddress(text: string): ListenAddress {
   if (!/^\d{1,5}$/.test(portText) || port > 65535) {
     throw new IpsetsError('INVALID_ARGUMENT', `metrics port ${quote(portText)} in ${quote(text)} is not 0-65535; ${EXPECTED}`);
   }
-  if (!isLoopbackHost(host)) {
-    throw new IpsetsError(
-      'INVALID_ARGUMENT',
-      `metrics address ${quote(text)} is not loopback; ${EXPECTED} (metrics are served to this node only; use a port-forward or a local scraper)`,
-    );
+  if (host === '' || /[\s/]/.test(host)) {
+    throw new IpsetsError('INVALID_ARGUMENT', `metrics host ${quote(host)} in ${quote(text)} is not an address; ${EXPECTED}`);
   }
   return { host, port };
 }

@@ -5,6 +5,7 @@
  * apply → report → commit against any port without Node.
  */
 import { IpsetsError, quote } from './errors.js';
+import { DEFAULT_OWNER, isOwnedSetName, validateOwnerPrefix } from './naming.js';
 import type { IPSetManager } from './manager.js';
 import { planApply, planApplyWithSave } from './plan-apply.js';
 import { planReconcile } from './plan-reconcile.js';
@@ -13,7 +14,7 @@ import { planResetDestroy, planResetFlush } from './plan-reset.js';
 import { parseListHeaders, parseListNames, parseSave } from './save-parser.js';
 import { runRestoreSession } from './session.js';
 import type { RunRestoreSessionOptions } from './session.js';
-import type { ApplyReport, CommandResult, DesiredState, IpsetPort, PortCallOptions, RestorePlan } from './types.js';
+import type { ApplyReport, CommandResult, DesiredState, IpsetPort, PortCallOptions, RestorePlan, SaveSnapshot } from './types.js';
 
 /** Options of the drivers: the session's attempt budget and an abort signal passed to every port call. */
 export type DriverOptions = RunRestoreSessionOptions;
@@ -23,12 +24,22 @@ export interface ReconcileOptions extends DriverOptions, PlanReconcileOptions {}
 
 /** Options of {@link resetIPSets}. */
 export interface ResetOptions extends DriverOptions {
-  /** Owner prefix: only sets whose names start with it are flushed and destroyed (default `azure-npm-`). */
+  /**
+   * Owner prefix: only sets it owns ({@link isOwnedSetName}) are flushed and destroyed
+   * (default: the manager's owner, else {@link DEFAULT_OWNER}).
+   */
   owner?: string;
+  /**
+   * A manager to reset with the kernel: its cache, dirty state and failure count are
+   * cleared ({@link IPSetManager.reset}) whatever the kernel outcome, as the reference's
+   * `ResetIPSets` does. Sets the kernel reset could not remove stay in the kernel
+   * (reported in the result); the next reconcile removes or repairs them.
+   */
+  manager?: IPSetManager;
 }
 
-/** Default owner prefix of a reset (the seed's `azure-npm-`). */
-export const DEFAULT_RESET_OWNER = 'azure-npm-';
+/** Default owner prefix of a reset: {@link DEFAULT_OWNER} (kept as a name of its own for callers that used it). */
+export const DEFAULT_RESET_OWNER = DEFAULT_OWNER;
 
 /** What {@link resetIPSets} did. */
 export interface ResetReport {
@@ -46,7 +57,11 @@ export interface ResetReport {
   destroyed: string[];
   /** Sets that were already gone when flushed or destroyed (someone else removed them). */
   vanished: string[];
-  /** Sets flushed but not destroyed because something still references them. */
+  /**
+   * Sets not destroyed because something still references them. A set referenced when
+   * the reset began is left intact (not flushed); one whose reference appeared during
+   * the reset may have been flushed.
+   */
   leaked: string[];
   /** Sets whose flush or destroy failed for another reason, or that a session never reached. */
   failed: string[];
@@ -98,6 +113,12 @@ function emptyReport(plan: RestorePlan): ApplyReport {
  * result toward the consecutive-failure limit. With nothing dirty no command runs and
  * the count is untouched (as in the seed).
  *
+ * Beyond the seed: when a dirty set is to be updated (not created or destroyed), the
+ * driver first reads `ipset list -n` (names only, cheap) so that a set destroyed
+ * outside the library is recreated with all its members instead of only the newest
+ * ones, which the seed then reported as converged. If `list -n` fails, the apply goes
+ * on without the check and says so in a note.
+ *
  * Resolves with the report also when the apply did not converge (`report.converged`).
  *
  * @throws IpsetsError `MAX_CONSECUTIVE_FAILURES` when this failure reaches the
@@ -105,7 +126,18 @@ function emptyReport(plan: RestorePlan): ApplyReport {
  */
 export async function applyIPSets(manager: IPSetManager, port: IpsetPort, options: DriverOptions = {}): Promise<ApplyReport> {
   if (!manager.hasDirtyChanges) return emptyReport({ lines: [] });
-  const plan = planApply(manager);
+  let kernelSets: Set<string> | undefined;
+  let readProblem: string | undefined;
+  if (manager.dirtySets().some((d) => d.state === 'update')) {
+    try {
+      kernelSets = new Set(parseListNames(await read('list -n', (o) => port.listNames(o), options)));
+    } catch (error) {
+      if (!(error instanceof IpsetsError) || error.code !== 'KERNEL_READ_FAILED') throw error;
+      readProblem = `could not check which sets to update still exist (${error.message}); a set destroyed outside this library gets only its newest members`;
+    }
+  }
+  const plan = planApply(manager, kernelSets === undefined ? {} : { kernelSets });
+  if (readProblem !== undefined) (plan.notes ??= []).push({ set: '', kind: 'info', message: readProblem });
   const report = await runRestoreSession(plan, port, options);
   manager.commit(report);
   manager.recordApplyResult(report.converged);
@@ -116,9 +148,11 @@ export async function applyIPSets(manager: IPSetManager, port: IpsetPort, option
  * Applies the manager's dirty sets against what the kernel holds (the seed's
  * save-file variant, `applyIPSetsWithSaveFile`): `ipset save`, parse, plan with
  * {@link planApplyWithSave} (dirty sets that exist are diffed against their kernel
- * members), run the session, commit the report. As in the seed this path does not
- * count toward the consecutive-failure limit. With nothing dirty, nothing runs (not
- * even the save).
+ * members; saved members that are not canonical are never echoed), run the session,
+ * commit the report. As in the seed this path does not count toward the
+ * consecutive-failure limit. With nothing dirty, nothing runs; as in the reference,
+ * the save (seconds on a big node) is read only when a set is to be created or
+ * updated — with only destroys pending the plan needs no kernel members.
  *
  * @throws IpsetsError `KERNEL_READ_FAILED` when `ipset save` fails (nothing is applied).
  */
@@ -128,7 +162,8 @@ export async function applyIPSetsWithSave(
   options: DriverOptions = {},
 ): Promise<ApplyReport> {
   if (!manager.hasDirtyChanges) return emptyReport({ lines: [] });
-  const snapshot = parseSave(await read('save', (o) => port.save(o), options));
+  const needsSave = manager.dirtySets().some((d) => d.state !== 'destroy');
+  const snapshot: SaveSnapshot = needsSave ? parseSave(await read('save', (o) => port.save(o), options)) : { sets: [], problems: [] };
   const plan = planApplyWithSave(manager, snapshot);
   const report = await runRestoreSession(plan, port, options);
   manager.commit(report);
@@ -159,28 +194,68 @@ export async function reconcileIPSets(
 
 /**
  * Removes every owned set from the kernel (DESIGN §3.7, the seed's `resetIPSets`
- * without its fast path): `ipset list -n`; keep the names that start with `owner`;
- * flush them in one restore; read `ipset list -t` to find the ones still referenced
- * (References > 0: iptables rules, foreign lists, leaked kernel counts); destroy the
- * rest in a second restore; report the leaked ones.
+ * without its fast path), agreeing with reconcile on referenced sets:
+ *
+ * 1. `ipset list -n`; keep the owned names ({@link isOwnedSetName}).
+ * 2. `ipset list -t` BEFORE anything changes: a set with references (an iptables rule,
+ *    a list) is not flushed — emptying a set a rule still matches changes traffic.
+ * 3. Flush the unreferenced owned sets in one restore (flushing an owned list releases
+ *    its members).
+ * 4. `ipset list -t` again: sets still referenced are left in the kernel, untouched,
+ *    and reported `leaked`; a set that was referenced only by owned lists flushed in
+ *    step 3 is free now.
+ * 5. Destroy the free ones in a second restore.
+ *
+ * When the first `list -t` fails nothing is flushed; the destroys still run, and the
+ * kernel refuses those of referenced sets (reported leaked, left intact).
  *
  * Never `ipset flush && ipset destroy` of everything (the seed's fast path empties and
  * destroys every set on the host, including ones created a moment later by someone
- * else), and ownership is a prefix, not the seed's substring `grep` (§g.2.12).
+ * else), and ownership is {@link isOwnedSetName}, not the seed's substring `grep`
+ * (§g.2.12): the bare prefix and names with other characters after it are foreign.
+ *
+ * With `options.manager`, the manager is reset ({@link IPSetManager.reset}) whatever
+ * the kernel outcome, also when a kernel read throws (the reference's rule).
  *
  * @throws IpsetsError `KERNEL_READ_FAILED` when `list -n` fails (nothing is touched —
- *   the seed read a failure as "no sets"); `INVALID_ARGUMENT` for an empty owner.
+ *   the seed read a failure as "no sets"); `INVALID_ARGUMENT` for an owner prefix
+ *   {@link validateOwnerPrefix} refuses (then nothing is reset, the manager neither).
  */
 export async function resetIPSets(port: IpsetPort, options: ResetOptions = {}): Promise<ResetReport> {
-  const owner = options.owner ?? DEFAULT_RESET_OWNER;
-  if (typeof owner !== 'string' || owner === '') {
-    throw new IpsetsError('INVALID_ARGUMENT', `Invalid owner prefix ${quote(owner)}; expected a non-empty string such as "azure-npm-" (an empty owner would reset every set on the host).`);
+  const owner = options.owner ?? options.manager?.owner ?? DEFAULT_OWNER;
+  validateOwnerPrefix(owner);
+  try {
+    return await resetKernel(port, owner, options);
+  } finally {
+    options.manager?.reset();
   }
-  const names = parseListNames(await read('list -n', (o) => port.listNames(o), options));
-  const found = [...new Set(names.filter((n) => n.startsWith(owner)))];
+}
 
-  const flush = await runRestoreSession(planResetFlush(found, owner), port, options);
+async function referencedSets(port: IpsetPort, options: DriverOptions): Promise<Map<string, number>> {
+  const headers = parseListHeaders(await read('list -t', (o) => port.listHeaders(o), options));
+  const refs = new Map<string, number>();
+  for (const h of headers) if (!refs.has(h.name)) refs.set(h.name, h.references);
+  return refs;
+}
+
+async function resetKernel(port: IpsetPort, owner: string, options: DriverOptions): Promise<ResetReport> {
+  const names = parseListNames(await read('list -n', (o) => port.listNames(o), options));
+  const found = [...new Set(names.filter((n) => isOwnedSetName(n, owner)))];
   const problems: string[] = [];
+
+  // References before the flush: a referenced set is left exactly as it is.
+  const toFlush: string[] = [];
+  if (found.length > 0) {
+    try {
+      const refs = await referencedSets(port, options);
+      for (const n of found) if (refs.get(n) === 0) toFlush.push(n);
+    } catch (error) {
+      if (!(error instanceof IpsetsError) || error.code !== 'KERNEL_READ_FAILED') throw error;
+      problems.push(`reading references failed, so nothing was flushed (the kernel refuses to destroy referenced sets): ${error.message}`);
+    }
+  }
+
+  const flush = await runRestoreSession(planResetFlush(toFlush, owner), port, options);
   const vanished = new Set<string>();
   const failed = new Set<string>();
   for (const s of flush.skipped) {
@@ -194,15 +269,15 @@ export async function resetIPSets(port: IpsetPort, options: ResetOptions = {}): 
     return finish({ owner, found, flush, vanished, failed, leaked: [], destroyed: [], problems });
   }
 
-  // After the flush, owned lists no longer hold owned sets: any reference left is
-  // from outside (iptables, a foreign list) or a leaked kernel count.
+  // After the flush, flushed owned lists no longer hold their members: any reference
+  // left is from outside (iptables, a foreign list, an owned list left intact) or a
+  // leaked kernel count.
   const leaked: string[] = [];
   const candidates = found.filter((n) => !vanished.has(n) && !failed.has(n));
   if (candidates.length > 0) {
     try {
-      const headers = parseListHeaders(await read('list -t', (o) => port.listHeaders(o), options));
-      const referenced = new Set(headers.filter((h) => h.references > 0).map((h) => h.name));
-      for (const n of candidates) if (referenced.has(n)) leaked.push(n);
+      const refs = await referencedSets(port, options);
+      for (const n of candidates) if ((refs.get(n) ?? 0) > 0) leaked.push(n);
     } catch (error) {
       if (!(error instanceof IpsetsError) || error.code !== 'KERNEL_READ_FAILED') throw error;
       // Without headers, the destroy handlers still catch references (in-use), one line per attempt.

@@ -28,6 +28,8 @@ export type IpsetsErrorCode =
   /** A port command ran past its timeout or was aborted. */
   | 'TIMEOUT'
   | 'ABORTED'
+  /** Another writer held the kernel lock for longer than the caller was willing to wait. */
+  | 'LOCK_HELD'
   /** A desired-state file or other user input failed validation. */
   | 'INVALID_INPUT';
 
@@ -62,7 +64,21 @@ export function isIpsetsError(value: unknown, code?: IpsetsErrorCode): value is 
   return value instanceof IpsetsError && (code === undefined || value.code === code);
 }
 
-/** Quotes a user-supplied value for an error message, making control characters visible. */
+/** Longest part of a value that {@link quote} shows; longer values are cut and their length stated. */
+export const QUOTE_LIMIT = 200;
+
+/**
+ * Quotes a user-supplied value for an error message, making control characters
+ * visible. A value longer than {@link QUOTE_LIMIT} characters is cut, marked with
+ * `…` and followed by its full length — `"aaaa…" (52428800 characters)` — so that no
+ * message echoes a hostile 50 MB value.
+ */
 export function quote(value: unknown): string {
-  return JSON.stringify(typeof value === 'string' ? value : String(value));
+  const text = typeof value === 'string' ? value : String(value);
+  if (text.length <= QUOTE_LIMIT) return JSON.stringify(text);
+  let cut = QUOTE_LIMIT;
+  // Never split a surrogate pair: half of one is printed as an escape, not a character.
+  const last = text.charCodeAt(cut - 1);
+  if (last >= 0xd800 && last <= 0xdbff) cut--;
+  return `${JSON.stringify(text.slice(0, cut) + '…')} (${text.length} characters)`;
 }

@@ -4,17 +4,19 @@
  *
  * @packageDocumentation
  */
-export { IpsetsError, isIpsetsError, quote } from './errors.js';
+export { IpsetsError, QUOTE_LIMIT, isIpsetsError, quote } from './errors.js';
 export type { IpsetsErrorCode, IpsetsErrorOptions } from './errors.js';
 export type * from './types.js';
 
 // --- set model, names, manager, apply plans ---
 export {
+  CREATE_SPECS,
   EMPTY_SET,
   EMPTY_SET_NAME,
   INET6_NAME_SUFFIX,
   SET_TYPES,
   familyOfSpec,
+  isCreateSpec,
   isSetType,
   kernelTypeOfSpec,
   prefixedName,
@@ -27,9 +29,12 @@ export type { SetTypeInfo } from './set-types.js';
 export {
   DEFAULT_OWNER,
   DIGEST_LENGTH,
+  MIN_OWNER_LENGTH,
+  OWNER_SEPARATORS,
   MAX_KERNEL_NAME_LENGTH,
   NAMING_SCHEMES,
   fnv1a32,
+  isOwnedSetName,
   kernelName,
   nameDigest,
   sha256,
@@ -37,6 +42,7 @@ export {
   sha256Hex,
   validateKernelSetName,
   validateOwner,
+  validateOwnerPrefix,
 } from './naming.js';
 export type { KernelNameOptions } from './naming.js';
 export { DirtyCache, isEmptyUpdate } from './dirty-cache.js';
@@ -53,6 +59,7 @@ export type {
   ReferenceType,
 } from './manager.js';
 export { APPLY_HANDLERS, addOrUpdateSection, deleteSection, planApply, planApplyWithSave } from './plan-apply.js';
+export type { PlanApplyOptions } from './plan-apply.js';
 
 // --- members, save/list parsers, rendering, error classification ---
 export {
@@ -60,6 +67,7 @@ export {
   canonicalMemberForType,
   entryKey,
   hasNomatch,
+  isCanonicalMember,
   isValidKernelSetName,
   isValidMember,
   memberFamily,
@@ -67,8 +75,8 @@ export {
   validateSetName,
 } from './members.js';
 export type { MemberKind } from './members.js';
-export { parseListHeaders, parseListNames, parseSave } from './save-parser.js';
-export { renderLine, renderRestore } from './render.js';
+export { MAX_PARSE_PROBLEMS, PROBLEM_TEXT_LIMIT, parseListHeaders, parseListNames, parseSave } from './save-parser.js';
+export { MAX_RESTORE_LINE_BYTES, renderLine, renderRestore } from './render.js';
 export { classifyIpsetError } from './classify.js';
 export type { ClassifyOp, ClassifyOptions } from './classify.js';
 

@@ -410,6 +410,30 @@ export function canonicalMember(kind: MemberKind, member: string, family: Addres
   );
 }
 
+/**
+ * True when `member` is exactly the canonical text of a member of a set of kernel
+ * type `type` and `family` — what `ipset save` prints and what {@link canonicalMember}
+ * returns — or, for `list:set`, a valid set name. Anything else (a valid but
+ * non-canonical form such as `10.0.0.0/024`, an address of the other family, an
+ * element this library never writes) is false. Never throws. This is the test for
+ * echoing a kernel member into a plan.
+ */
+export function isCanonicalMember(type: MemberKind | 'list:set', member: string, family: AddressFamily = 'inet'): boolean {
+  if (typeof member !== 'string') return false;
+  if (type === 'list:set') return setNameProblem(member) === undefined;
+  if (family === 'inet' && type === 'hash:net' && isCanonicalHost(member)) return true;
+  if (type !== 'hash:net' && type !== 'hash:ip,port') return false;
+  // Cheap refusal before the scanners: no canonical member is longer than
+  // "255.255.255.255,sctp:65535" or "255.255.255.255/32 nomatch" (inet), or than
+  // "ffff:…:ffff/127 nomatch" (inet6, 51 characters).
+  if (member.length > (family === 'inet6' ? 51 : 26)) return false;
+  try {
+    return canonicalMember(type, member, family) === member;
+  } catch {
+    return false;
+  }
+}
+
 /** True when `member` is valid for `kind` and `family` (see {@link canonicalMember}). */
 export function isValidMember(kind: MemberKind, member: string, family: AddressFamily = 'inet'): boolean {
   try {
@@ -460,6 +484,38 @@ export function hostAddress(member: string): number {
   if (end < 0) return -1;
   if (end === member.length) return scannedIp;
   return member.length - end === NOMATCH_LEN && member.endsWith(NOMATCH) ? scannedIp : -1;
+}
+
+/**
+ * True when `member` is a canonical host member of a hash:net set, `a.b.c.d` or
+ * `a.b.c.d nomatch` (octets 0-255 without leading zeros) — the same strings
+ * {@link hostAddress} accepts, decided in one tight pass without computing the
+ * address: the render boundary runs it on every member of a million-line plan.
+ */
+export function isCanonicalHost(member: string): boolean {
+  const n = member.length;
+  if (n < 7 || n > 23) return false;
+  let dots = 0;
+  let value = 0;
+  let digits = 0;
+  for (let i = 0; i < n; i++) {
+    const c = member.charCodeAt(i);
+    if (c === CH_DOT) {
+      if (digits === 0 || dots === 3) return false;
+      dots++;
+      digits = 0;
+      value = 0;
+      continue;
+    }
+    const d = c - CH_0;
+    if (d < 0 || d > 9) return dots === 3 && digits > 0 && i === n - NOMATCH_LEN && member.endsWith(NOMATCH);
+    // A second digit after a leading 0.
+    if (digits === 1 && value === 0) return false;
+    value = value * 10 + d;
+    if (value > 255) return false;
+    digits++;
+  }
+  return dots === 3 && digits > 0;
 }
 
 /** True when a member carries the ` nomatch` flag. */

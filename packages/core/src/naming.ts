@@ -80,28 +80,93 @@ export function validateKernelSetName(name: unknown): asserts name is string {
   validateSetName(name as string);
 }
 
+/** Shortest owner prefix: a one-letter prefix would claim a large part of every name space. */
+export const MIN_OWNER_LENGTH = 4;
+
+/** Characters an owner prefix may end in: the prefix must be separated from the digest. */
+export const OWNER_SEPARATORS = '-_.:';
+
+/** Why `owner` is not a usable owner prefix (digest room aside), or `undefined`. */
+function ownerProblem(owner: unknown): string | undefined {
+  if (typeof owner !== 'string' || owner.length === 0) return 'it is empty';
+  if (!isValidKernelSetName(owner.slice(0, MAX_KERNEL_NAME_LENGTH))) {
+    return 'it must be printable ASCII characters without whitespace, "#" or quotes, not starting with "-"';
+  }
+  if (owner.length < MIN_OWNER_LENGTH) return `it is ${owner.length} character(s) long (at least ${MIN_OWNER_LENGTH})`;
+  if (!OWNER_SEPARATORS.includes(owner[owner.length - 1]!)) {
+    return `it does not end in a separator (one of ${OWNER_SEPARATORS.split('').map((c) => `"${c}"`).join(', ')})`;
+  }
+  return undefined;
+}
+
 /**
- * Checks that `owner` is a usable owner prefix for `scheme`: a valid kernel-name start
- * that leaves room for the digest within 31 characters. Throws `INVALID_ARGUMENT`.
+ * Checks that `owner` is a usable owner prefix for `scheme`: at least 4 printable ASCII
+ * characters without whitespace, `#` or quotes, not starting with `-`, ending in a
+ * separator (`-`, `_`, `.` or `:`), and leaving room for the digest within 31
+ * characters. A prefix such as `f` or `kube` would claim sets that merely start with
+ * the same letters (`foo`, `fw-ref`, `kubelet`). Throws `INVALID_ARGUMENT`.
  */
 export function validateOwner(owner: unknown, scheme: NamingScheme = 'sha256-base36'): asserts owner is string {
   const digestLength = DIGEST_LENGTH[scheme];
   if (digestLength === undefined) nameDigest('', scheme);
   const maxOwner = MAX_KERNEL_NAME_LENGTH - (digestLength ?? 0);
-  if (typeof owner !== 'string' || owner.length === 0 || !isValidKernelSetName(owner.slice(0, MAX_KERNEL_NAME_LENGTH))) {
+  const problem = ownerProblem(owner);
+  if (problem !== undefined) {
     throw new IpsetsError(
       'INVALID_ARGUMENT',
-      `invalid owner prefix ${quote(owner)}: expected a non-empty prefix of printable ASCII characters without whitespace, "#" or quotes, not starting with "-"`,
-      { details: { owner } },
+      `invalid owner prefix ${quote(owner)}: ${problem}; expected at least ${MIN_OWNER_LENGTH} printable ASCII characters without whitespace, "#" or quotes, not starting with "-" and ending in one of "-", "_", ".", ":" (such as ${JSON.stringify(DEFAULT_OWNER)})`,
+      { details: { owner, reason: problem } },
     );
   }
-  if (owner.length > maxOwner) {
+  if ((owner as string).length > maxOwner) {
+    const length = (owner as string).length;
     throw new IpsetsError(
       'INVALID_ARGUMENT',
-      `owner prefix ${quote(owner)} is ${owner.length} characters long: with the ${digestLength}-character ${scheme} digest, kernel names would exceed ${MAX_KERNEL_NAME_LENGTH} characters; use at most ${maxOwner} characters`,
+      `owner prefix ${quote(owner)} is ${length} characters long: with the ${digestLength}-character ${scheme} digest, kernel names would exceed ${MAX_KERNEL_NAME_LENGTH} characters; use at most ${maxOwner} characters`,
       { details: { owner, scheme, maxOwnerLength: maxOwner } },
     );
   }
+}
+
+/**
+ * Checks an owner prefix that selects kernel sets (reconcile, reset) rather than
+ * naming new ones: the rules of {@link validateOwner} with room for at least one
+ * character after the prefix. Throws `INVALID_ARGUMENT`.
+ */
+export function validateOwnerPrefix(owner: unknown): asserts owner is string {
+  const problem = ownerProblem(owner);
+  if (problem === undefined && (owner as string).length < MAX_KERNEL_NAME_LENGTH) return;
+  if (problem === undefined) {
+    throw new IpsetsError(
+      'INVALID_ARGUMENT',
+      `owner prefix ${quote(owner)} is ${(owner as string).length} characters long: no kernel name (at most ${MAX_KERNEL_NAME_LENGTH} characters) can follow it; use at most ${MAX_KERNEL_NAME_LENGTH - 1} characters`,
+      { details: { owner } },
+    );
+  }
+  validateOwner(owner);
+}
+
+/**
+ * The ownership rule, used by every planner and driver: `name` is owned by `owner`
+ * only when it is `owner` followed by one or more characters a naming scheme can
+ * produce (`0-9`, `a-z`) and nothing else, within the kernel's 31 characters. The
+ * bare prefix (`azure-npm-`), upper-case letters or other punctuation after it
+ * (`azure-npm-ABC`, `azure-npm-x.y`), and names that merely start with the same
+ * letters as a short prefix are foreign. An empty or non-string owner owns nothing.
+ *
+ * @example isOwnedSetName('azure-npm-343gyx4g1wf87lwlewvk', 'azure-npm-') === true
+ * @example isOwnedSetName('azure-npm-', 'azure-npm-') === false
+ */
+export function isOwnedSetName(name: string, owner: string): boolean {
+  if (typeof name !== 'string' || typeof owner !== 'string' || owner.length === 0) return false;
+  const n = name.length;
+  if (n <= owner.length || n > MAX_KERNEL_NAME_LENGTH || !name.startsWith(owner)) return false;
+  for (let i = owner.length; i < n; i++) {
+    const c = name.charCodeAt(i);
+    // 0-9 or a-z
+    if (!((c >= 48 && c <= 57) || (c >= 97 && c <= 122))) return false;
+  }
+  return true;
 }
 
 /**

@@ -7,6 +7,8 @@
  * come in the order they became dirty and members in the order they were added —
  * never hash order — so the same calls give the same plan, byte for byte.
  */
+import { quote } from './errors.js';
+import { isCanonicalMember } from './members.js';
 import { managerInternals } from './manager.js';
 import type { IPSetManager, PlanSetView } from './manager.js';
 import type { DirtyEntry } from './dirty-cache.js';
@@ -113,6 +115,17 @@ class Builder {
     this.lines[this.n++] = { op: 'del', set: set.kernelName, member, section, onError };
   }
 
+  /** The number of lines so far, for {@link rollback}. */
+  mark(): number {
+    return this.n;
+  }
+
+  /** Drops the lines added since `mark` (only when the capacity was not preallocated). */
+  rollback(mark: number): void {
+    this.n = mark;
+    this.lines.length = mark;
+  }
+
   resyncFlush(set: PlanSetView, section: string): void {
     this.lines[this.n++] = { op: 'flush', set: set.kernelName, section, onError: APPLY_HANDLERS.resync };
   }
@@ -139,11 +152,28 @@ class Builder {
   }
 }
 
+/** Options of {@link planApply}. */
+export interface PlanApplyOptions {
+  /**
+   * Kernel names of the sets the kernel holds (`ipset list -n`), when known. A dirty
+   * set to update that is not among them was destroyed outside this library: it is
+   * planned as a create with all its members (and a note) instead of its delta, which
+   * would recreate it with only the newest members.
+   */
+  kernelSets?: ReadonlySet<string>;
+}
+
+/** True when an update entry's set is known to be missing from the kernel. */
+function vanished(entry: DirtyEntry, kernelSets: ReadonlySet<string> | undefined): boolean {
+  return kernelSets !== undefined && entry.state === 'update' && !kernelSets.has(entry.kernelName);
+}
+
 /** The exact number of lines {@link planApply} makes. */
-function countLines(sets: readonly Target[], entries: readonly DirtyEntry[]): number {
+function countLines(sets: readonly Target[], entries: readonly DirtyEntry[], kernelSets?: ReadonlySet<string>): number {
   let n = sets.length;
   for (const { entry, set } of sets) {
     if (entry.state === 'create') n += set.memberCount + (entry.unknown ? 1 : 0);
+    else if (vanished(entry, kernelSets)) n += set.memberCount;
     else n += (entry.toDelete?.size ?? 0) + (entry.toAdd?.size ?? 0);
   }
   for (const e of entries) if (e.state === 'destroy') n += 2;
@@ -178,17 +208,30 @@ function targets(manager: IPSetManager, entries: readonly DirtyEntry[]): Target[
  * seed's (spec §e.1, {@link APPLY_HANDLERS}). A set whose kernel contents are unknown
  * (after a failed apply, see `IPSetManager.commit`) is flushed before its adds.
  *
+ * With `options.kernelSets` (the names `ipset list -n` printed), a set to update that
+ * the kernel no longer holds is planned as a create with all its members.
+ *
  * The plan's `basis` lets `manager.commit(report)` clear exactly what reached the
  * kernel; a newer plan makes older ones stale.
  */
-export function planApply(manager: IPSetManager): RestorePlan {
+export function planApply(manager: IPSetManager, options: PlanApplyOptions = {}): RestorePlan {
+  const { kernelSets } = options;
   const { entries, basis } = managerInternals(manager).beginPlan();
   const sets = targets(manager, entries);
-  const b = new Builder(countLines(sets, entries));
+  const b = new Builder(countLines(sets, entries, kernelSets));
   for (const t of sets) b.create(t.set, t.section);
   for (const { entry, set, section } of sets) {
     if (entry.state === 'create') {
       if (entry.unknown) b.resyncFlush(set, section);
+      b.addAll(set, section);
+      continue;
+    }
+    if (vanished(entry, kernelSets)) {
+      b.notes.push({
+        set: set.kernelName,
+        kind: 'info',
+        message: `set ${set.name} is missing from the kernel (destroyed outside this library); it is recreated with all its members`,
+      });
       b.addAll(set, section);
       continue;
     }
@@ -207,7 +250,10 @@ export function planApply(manager: IPSetManager): RestorePlan {
  * the kernel, in set order) — canonical members make unchanged members compare equal;
  * then every other set to add or update with all its members; then flushes and
  * destroys. A dirty set that exists in the kernel with another type gets only its
- * create line (which fails and marks it not converged) and a note.
+ * create line (which fails and marks it not converged) and a note. A saved member
+ * that is not in the canonical form ipset prints for the set's type is never copied
+ * into a `-D` line: the set is flushed and refilled with all its members instead
+ * (`unreadable-members-rebuilt` note).
  */
 export function planApplyWithSave(manager: IPSetManager, snapshot: SaveSnapshot): RestorePlan {
   const { entries, basis } = managerInternals(manager).beginPlan();
@@ -240,10 +286,25 @@ function diffAgainstKernel(b: Builder, t: Target, saved: SavedSet): void {
     return;
   }
   const kernel = new Set<string>();
+  const start = b.mark();
   for (const m of saved.members) {
     if (kernel.has(m)) continue;
     kernel.add(m);
-    if (!set.hasMember(m)) b.del(set, m, section);
+    if (set.hasMember(m)) continue;
+    if (!isCanonicalMember(set.info.kernelType, m)) {
+      // A member ipset would not print this way is never echoed into a -D line:
+      // flush the set and send all its members, as for unknown contents.
+      b.rollback(start);
+      b.notes.push({
+        set: set.kernelName,
+        kind: 'unreadable-members-rebuilt',
+        message: `set ${set.name} holds ${quote(m)} in the kernel, which is not in the canonical form ipset prints for ${saved.type}; it is never copied into a plan: the set is flushed and refilled with its members`,
+      });
+      b.resyncFlush(set, section);
+      b.addAll(set, section);
+      return;
+    }
+    b.del(set, m, section);
   }
   set.forEachMember((m) => {
     if (!kernel.has(m)) b.add(set, m, section);

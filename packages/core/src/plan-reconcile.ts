@@ -4,7 +4,8 @@
  *
  * Rules, all decided from the snapshot (`ipset save`) and the headers (`ipset list -t`):
  *
- * - **Ownership.** A kernel set is owned when its name starts with `desired.owner`.
+ * - **Ownership.** A kernel set is owned when {@link isOwnedSetName} says so (the owner
+ *   prefix followed by one or more of `0-9a-z`, nothing else).
  *   Foreign sets get no line, ever; a desired set that is not owned is refused.
  * - **Missing** desired sets are created, then filled.
  * - **Drift** of a desired set that exists with a compatible type is repaired: members
@@ -27,7 +28,12 @@
  *   unreferenced (`type-conflict-recreated`), otherwise left alone and reported
  *   (`type-conflict-referenced`, counted as not converged by the session's report).
  *
- * Line order: (B) deletes from kept lists, (C) destroys of lists (undesired or to be
+ * - **Unreadable kernel members.** A saved member of an owned set that is not in the
+ *   exact canonical form ipset prints for the set's type (a hostile or hand-edited save
+ *   such as `10.0.0.0/000…024-F`) is never copied into a `-D` line: the set is flushed
+ *   and refilled with its desired members (`unreadable-members-rebuilt` note).
+ *
+ * Line order: (B) deletes from kept lists (or their flush), (C) destroys of lists (undesired or to be
  * recreated), (D) destroys of hash sets to be recreated, (E) creates, (F) hash-set
  * member deletes then adds, (G) list adds, (H) destroys of undesired hash sets. So a
  * list releases a member before that member is destroyed, every list member exists
@@ -35,8 +41,10 @@
  * desired order, kernel sets in snapshot order, members in desired or snapshot order.
  */
 import { IpsetsError, quote } from './errors.js';
-import { canonicalMember, entryKey, hostAddress, validateSetName } from './members.js';
-import { familyOfSpec, kernelTypeOfSpec } from './set-types.js';
+import { canonicalMember, entryKey, hostAddress, isCanonicalMember, validateSetName } from './members.js';
+import type { MemberKind } from './members.js';
+import { isOwnedSetName, validateOwnerPrefix } from './naming.js';
+import { CREATE_SPECS, familyOfSpec, isCreateSpec, kernelTypeOfSpec } from './set-types.js';
 import type {
   CreateSpec,
   DesiredSet,
@@ -58,16 +66,6 @@ export interface PlanReconcileOptions {
    */
   recreateTypeConflicts?: boolean;
 }
-
-const CREATE_SPECS: ReadonlySet<string> = new Set<CreateSpec>([
-  'nethash',
-  'hash:ip,port',
-  'setlist',
-  'nethash maxelem 4294967295',
-  'nethash family inet6',
-  'hash:ip,port family inet6',
-  'nethash family inet6 maxelem 4294967295',
-]);
 
 const DEFAULT_MAXELEM = '65536';
 const DEFAULT_LIST_SIZE = '8';
@@ -98,6 +96,18 @@ const RECREATE_DESTROY_HANDLERS = freeze([
   { when: 'set-missing', then: 'skip-line', report: 'ignorable' },
   { when: 'any', then: 'skip-section', report: 'not-converged' },
 ]);
+
+// Flushing a set before refilling it (its saved contents cannot be echoed): if the
+// flush fails, its adds go with it.
+const REBUILD_FLUSH_HANDLERS = freeze([{ when: 'any', then: 'skip-section', report: 'not-converged' }]);
+
+function unreadableNote(saved: SavedSet, member: string): PlanNote {
+  return {
+    set: saved.name,
+    kind: 'unreadable-members-rebuilt',
+    message: `set ${quote(saved.name)} holds ${quote(member)}, which is not in the canonical form ipset prints for ${saved.type}; it is never copied into a plan: the set is flushed and refilled with its desired members`,
+  };
+}
 
 const updateSection = (name: string): string => `add/update-${name}`;
 const deleteSection = (name: string): string => `delete-${name}`;
@@ -179,24 +189,22 @@ function invalid(message: string, details: Record<string, unknown>): IpsetsError
 
 function validateDesired(desired: DesiredState): Map<string, Wanted> {
   const owner = desired?.owner;
-  if (typeof owner !== 'string' || owner === '') {
-    throw new IpsetsError(
-      'INVALID_ARGUMENT',
-      `Invalid owner prefix ${quote(owner)}; expected a non-empty string such as "azure-npm-" (an empty owner would own every set).`,
-    );
-  }
+  validateOwnerPrefix(owner);
   const wanted = new Map<string, Wanted>();
   for (const set of desired.sets) {
     const name = validateSetName(set.name);
-    if (!name.startsWith(owner)) {
-      throw invalid(`Desired set ${quote(name)} does not start with the owner prefix ${quote(owner)}; only owned sets can be reconciled.`, {
-        set: name,
-        owner,
-      });
+    if (!isOwnedSetName(name, owner)) {
+      throw invalid(
+        `Desired set ${quote(name)} is not owned by ${quote(owner)}; expected the owner prefix followed by one or more of 0-9 and a-z (only owned sets can be reconciled).`,
+        {
+          set: name,
+          owner,
+        },
+      );
     }
     if (wanted.has(name)) throw invalid(`Desired set ${quote(name)} is listed twice; expected each kernel name once.`, { set: name });
-    if (!CREATE_SPECS.has(set.spec)) {
-      throw invalid(`Desired set ${quote(name)} has spec ${quote(set.spec)}; expected one of ${[...CREATE_SPECS].join(', ')}.`, {
+    if (!isCreateSpec(set.spec)) {
+      throw invalid(`Desired set ${quote(name)} has spec ${quote(set.spec)}; expected one of ${CREATE_SPECS.join(', ')}.`, {
         set: name,
         spec: set.spec,
       });
@@ -287,7 +295,7 @@ function conflictOf(saved: SavedSet, spec: CreateSpec): string | undefined {
  * references from `headers`) equal to `desired` (see the module documentation).
  * Decisions that are not lines are in `plan.notes`.
  *
- * @throws IpsetsError `INVALID_ARGUMENT` for an empty owner; `INVALID_INPUT` for a
+ * @throws IpsetsError `INVALID_ARGUMENT` for an owner prefix `validateOwnerPrefix` refuses; `INVALID_INPUT` for a
  *   desired set that is not owned, listed twice, has an unknown spec or contradictory
  *   members; `INVALID_MEMBER` / `INVALID_SET_NAME` for a member that does not fit its set.
  */
@@ -302,7 +310,7 @@ export function planReconcile(
   const owner = desired.owner;
 
   const kernel = new Map<string, SavedSet>();
-  for (const s of snapshot.sets) if (s.name.startsWith(owner) && !kernel.has(s.name)) kernel.set(s.name, s);
+  for (const s of snapshot.sets) if (isOwnedSetName(s.name, owner) && !kernel.has(s.name)) kernel.set(s.name, s);
   const refs = new Map<string, number>();
   for (const h of headers) if (!refs.has(h.name)) refs.set(h.name, h.references);
 
@@ -393,21 +401,36 @@ export function planReconcile(
     lines.push(l);
   };
 
-  // (B) Kept lists let go of members they should not hold and of members to be recreated.
+  // (B) Kept lists let go of members they should not hold and of members to be
+  // recreated. A saved member that is not a set name is never echoed: the list is
+  // flushed instead and (G) adds every desired member.
   const listAfter = new Map<string, Set<string>>();
   for (const s of kernel.values()) {
     if (s.type !== 'list:set' || fate.get(s.name) !== 'keep') continue;
     const w = wanted.get(s.name)!;
     const after = new Set<string>();
+    const dels: PlanLine[] = [];
+    let unreadable: string | undefined;
     for (const m of s.members) {
       if (after.has(m)) continue;
       if (!w.entries.has(m) || fate.get(m) === 'recreate') {
-        line({ op: 'del', set: s.name, member: m, section: updateSection(s.name), onError: DEL_HANDLERS });
+        if (!isCanonicalMember('list:set', m)) {
+          unreadable = m;
+          break;
+        }
+        dels.push({ op: 'del', set: s.name, member: m, section: updateSection(s.name), onError: DEL_HANDLERS });
       } else {
         after.add(m);
       }
     }
-    listAfter.set(s.name, after);
+    if (unreadable !== undefined) {
+      notes.push(unreadableNote(s, unreadable));
+      line({ op: 'flush', set: s.name, section: updateSection(s.name), onError: REBUILD_FLUSH_HANDLERS });
+      listAfter.set(s.name, new Set());
+    } else {
+      for (const d of dels) line(d);
+      listAfter.set(s.name, after);
+    }
   }
 
   // (C) Lists go before hash sets so that destroyed lists release their members.
@@ -444,7 +467,10 @@ export function planReconcile(
     const have = new Uint8Array(members.length);
     if (f === 'keep') {
       const { entries, hosts } = w;
-      for (const m of kernel.get(name)!.members) {
+      const saved = kernel.get(name)!;
+      const type = kernelTypeOfSpec(w.set.spec) as MemberKind;
+      const start = lines.length;
+      for (const m of saved.members) {
         let match = -1;
         const address = hosts === undefined ? -1 : hostAddress(m);
         if (address >= 0) {
@@ -457,9 +483,16 @@ export function planReconcile(
         }
         if (match >= 0) {
           have[match] = 1;
-        } else {
+        } else if (address >= 0 || isCanonicalMember(type, m, familyOfSpec(w.set.spec))) {
           // Not desired, or its nomatch flag switches: delete (and add back below).
           line({ op: 'del', set: name, member: m, section, onError: DEL_HANDLERS });
+        } else {
+          // Never echo a member ipset would not print: rebuild the set instead.
+          lines.length = start;
+          notes.push(unreadableNote(saved, m));
+          line({ op: 'flush', set: name, section, onError: REBUILD_FLUSH_HANDLERS });
+          have.fill(0);
+          break;
         }
       }
     }
@@ -485,8 +518,11 @@ export function planReconcile(
   }
 
   for (const p of snapshot.problems) {
-    notes.push({ set: '', kind: 'info', message: `ipset save line ${p.line} was not understood (${p.reason}): ${quote(p.text)}` });
+    const text = p.length === undefined ? quote(p.text) : `${quote(p.text)} (cut; the line is ${p.length} characters long)`;
+    notes.push({ set: '', kind: 'info', message: `ipset save line ${p.line} was not understood (${p.reason}): ${text}` });
   }
+  const more = (snapshot.problemCount ?? snapshot.problems.length) - snapshot.problems.length;
+  if (more > 0) notes.push({ set: '', kind: 'info', message: `${more} more ipset save line(s) were not understood` });
 
   return notes.length > 0 ? { lines, notes } : { lines };
 }

@@ -1,10 +1,12 @@
 /**
  * The two restore plans of a reset (DESIGN §3.7, spec/azure-npm.md §f, §d.3): flush
- * every owned set, then — after reading which sets are still referenced — destroy the
- * rest. Error handlers follow the seed's reset handlers (§e.1), with outcomes instead
+ * the owned sets nothing references (the driver reads references first: a referenced
+ * set is left intact), then — after reading which sets are still referenced — destroy
+ * the rest. Error handlers follow the seed's reset handlers (§e.1), with outcomes instead
  * of callbacks.
  */
 import { IpsetsError, quote } from './errors.js';
+import { isOwnedSetName, validateOwnerPrefix } from './naming.js';
 import type { ErrorHandler, PlanLine, PlanNote, RestorePlan } from './types.js';
 
 /** Section id of a reset line, as the seed writes it (`delete-<name>`). */
@@ -35,22 +37,20 @@ function unique(names: Iterable<string>): string[] {
 
 /**
  * The flush plan of a reset: `-F <name>` for each name, in the order given
- * (duplicates dropped). Every name must start with `owner`: this is the guard that
+ * (duplicates dropped). Every name must be owned ({@link isOwnedSetName}): this is the guard that
  * keeps a reset from ever touching a set it does not own (the seed's substring
  * `grep azure-npm-` flushed names that merely contain the prefix, §g.2.12).
  *
- * @throws IpsetsError `INVALID_ARGUMENT` for an empty owner or a name that does not start with it.
+ * @throws IpsetsError `INVALID_ARGUMENT` for an invalid owner prefix or a name it does not own.
  */
 export function planResetFlush(names: Iterable<string>, owner: string): RestorePlan {
-  if (typeof owner !== 'string' || owner === '') {
-    throw new IpsetsError('INVALID_ARGUMENT', `Invalid owner prefix ${quote(owner)}; expected a non-empty string such as "azure-npm-".`);
-  }
+  validateOwnerPrefix(owner);
   const lines: PlanLine[] = [];
   for (const name of unique(names)) {
-    if (!name.startsWith(owner)) {
+    if (!isOwnedSetName(name, owner)) {
       throw new IpsetsError(
         'INVALID_ARGUMENT',
-        `Set ${quote(name)} does not start with the owner prefix ${quote(owner)}; a reset only flushes owned sets.`,
+        `Set ${quote(name)} is not owned by ${quote(owner)} (expected the owner prefix followed by one or more of 0-9 and a-z); a reset only flushes owned sets.`,
         { details: { name, owner } },
       );
     }
@@ -75,7 +75,7 @@ export function planResetDestroy(names: Iterable<string>, leaked: Iterable<strin
       notes.push({
         set: name,
         kind: 'referenced-not-destroyed',
-        message: `set ${quote(name)} is still referenced after the flush; it is left in the kernel (empty)`,
+        message: `set ${quote(name)} is still referenced (an iptables rule, a list or a leaked kernel count); it is left in the kernel`,
       });
       continue;
     }

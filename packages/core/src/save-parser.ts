@@ -7,7 +7,17 @@
  * only what it keeps, because a million-member save must parse in a fraction of the
  * time `ipset save` took to print it.
  */
+import { quote } from './errors.js';
 import type { ParseProblem, SavedSet, SaveSnapshot, SetHeader } from './types.js';
+
+/**
+ * Problems {@link parseSave} keeps in full; past them it only counts
+ * (`SaveSnapshot.problemCount`), so a 100 MB garbage save costs bounded memory.
+ */
+export const MAX_PARSE_PROBLEMS = 100;
+
+/** Longest line text a {@link ParseProblem} keeps (the full length is in `length`). */
+export const PROBLEM_TEXT_LIMIT = 200;
 
 const NL = 10;
 const CR = 13;
@@ -36,10 +46,28 @@ function isBlank(c: number): boolean {
  * parsed, and a `nomatch` entry does not end the reading of its set.
  *
  * Members are slices of `text`; a snapshot kept for long keeps the text alive.
+ *
+ * Bounded on hostile input: the first {@link MAX_PARSE_PROBLEMS} problems are kept,
+ * each with at most {@link PROBLEM_TEXT_LIMIT} characters of its line; the rest are
+ * only counted in `problemCount` (the total, kept ones included). Time is linear in
+ * the length of `text`.
+ *
+ * Members are kept as printed and not checked against their set's type here (foreign
+ * sets may be of any type); planners echo a saved member into a plan only when it is
+ * canonical for the set ({@link isCanonicalMember}).
  */
 export function parseSave(text: string): SaveSnapshot {
   const sets: SavedSet[] = [];
   const problems: ParseProblem[] = [];
+  let problemCount = 0;
+  const problem = (line: number, start: number, end: number, reason: string): void => {
+    problemCount++;
+    if (problems.length >= MAX_PARSE_PROBLEMS) return;
+    const length = end - start;
+    const p: ParseProblem = { line, text: text.slice(start, Math.min(end, start + PROBLEM_TEXT_LIMIT)), reason };
+    if (length > PROBLEM_TEXT_LIMIT) p.length = length;
+    problems.push(p);
+  };
   const byName = new Map<string, SavedSet>();
   const n = text.length;
 
@@ -102,7 +130,7 @@ export function parseSave(text: string): SaveSnapshot {
     ) {
       const member = readMember(text, skipBlanks(text, start + 5 + currentNameLen, end), end);
       if (member === undefined) {
-        problems.push(problem(lineNo, text, start, end, 'add line without a member'));
+        problem(lineNo, start, end, 'add line without a member');
       } else {
         current.members.push(member);
       }
@@ -114,17 +142,17 @@ export function parseSave(text: string): SaveSnapshot {
       const nameEnd = tokenEnd(text, nameStart, end);
       const name = text.slice(nameStart, nameEnd);
       if (name === '') {
-        problems.push(problem(lineNo, text, start, end, 'add line without a set name'));
+        problem(lineNo, start, end, 'add line without a set name');
         continue;
       }
       const set = byName.get(name);
       if (set === undefined) {
-        problems.push(problem(lineNo, text, start, end, `add line for set ${JSON.stringify(name)} before its create line`));
+        problem(lineNo, start, end, `add line for set ${quote(name)} before its create line`);
         continue;
       }
       const member = readMember(text, skipBlanks(text, nameEnd, end), end);
       if (member === undefined) {
-        problems.push(problem(lineNo, text, start, end, 'add line without a member'));
+        problem(lineNo, start, end, 'add line without a member');
         continue;
       }
       set.members.push(member);
@@ -144,11 +172,11 @@ export function parseSave(text: string): SaveSnapshot {
       const typeEnd = tokenEnd(text, typeStart, end);
       const name = text.slice(nameStart, nameEnd);
       if (name === '' || typeStart === typeEnd) {
-        problems.push(problem(lineNo, text, start, end, name === '' ? 'create line without a set name' : 'create line without a set type'));
+        problem(lineNo, start, end, name === '' ? 'create line without a set name' : 'create line without a set type');
         continue;
       }
       if (byName.has(name)) {
-        problems.push(problem(lineNo, text, start, end, `second create line for set ${JSON.stringify(name)}`));
+        problem(lineNo, start, end, `second create line for set ${quote(name)}`);
         continue;
       }
       const set: SavedSet = {
@@ -162,13 +190,9 @@ export function parseSave(text: string): SaveSnapshot {
       continue;
     }
 
-    problems.push(problem(lineNo, text, start, end, 'expected a create or add line'));
+    problem(lineNo, start, end, 'expected a create or add line');
   }
-  return { sets, problems };
-}
-
-function problem(line: number, text: string, start: number, end: number, reason: string): ParseProblem {
-  return { line, text: text.slice(start, end), reason };
+  return problemCount > problems.length ? { sets, problems, problemCount } : { sets, problems };
 }
 
 function skipBlanks(text: string, pos: number, end: number): number {

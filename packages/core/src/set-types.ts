@@ -71,6 +71,22 @@ export function familyOfSpec(spec: CreateSpec): AddressFamily | undefined {
  */
 export const INET6_NAME_SUFFIX = ' inet6';
 
+/** Every create spec the library writes, in the order of {@link CreateSpec}. */
+export const CREATE_SPECS: readonly CreateSpec[] = Object.freeze([
+  'nethash',
+  'hash:ip,port',
+  'setlist',
+  'nethash maxelem 4294967295',
+  'nethash family inet6',
+  'hash:ip,port family inet6',
+  'nethash family inet6 maxelem 4294967295',
+] as CreateSpec[]);
+
+/** True when `spec` is one of {@link CREATE_SPECS} (the only texts a create line may carry). */
+export function isCreateSpec(spec: unknown): spec is CreateSpec {
+  return typeof spec === 'string' && (CREATE_SPECS as readonly string[]).includes(spec);
+}
+
 /** The kernel type (`ipset save` spelling) that a create spec makes. */
 export function kernelTypeOfSpec(spec: CreateSpec): KernelSetType {
   switch (spec) {

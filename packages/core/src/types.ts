@@ -121,14 +121,20 @@ export interface SavedSet {
 export interface ParseProblem {
   /** 1-based line number in the input. */
   line: number;
+  /** The line (trimmed), cut to its first 200 characters. */
   text: string;
   reason: string;
+  /** Full length of the line when `text` was cut. */
+  length?: number;
 }
 
 /** Parsed `ipset save` output. */
 export interface SaveSnapshot {
   sets: SavedSet[];
+  /** The first problems (at most 100 from `parseSave`), in line order. */
   problems: ParseProblem[];
+  /** Total number of problems when there were more than `problems` holds (absent otherwise). */
+  problemCount?: number;
 }
 
 /** One set of `ipset list -t`. */
@@ -221,7 +227,18 @@ export interface PlanLine {
 export interface PlanNote {
   /** Kernel name. */
   set: string;
-  kind: 'type-conflict-recreated' | 'type-conflict-referenced' | 'referenced-not-destroyed' | 'foreign-skipped' | 'info';
+  /**
+   * `unreadable-members-rebuilt`: the save showed a member that is not in the canonical
+   * form ipset prints for the set's type; it is never echoed into a plan, the set is
+   * flushed and refilled with its desired members instead.
+   */
+  kind:
+    | 'type-conflict-recreated'
+    | 'type-conflict-referenced'
+    | 'referenced-not-destroyed'
+    | 'foreign-skipped'
+    | 'unreadable-members-rebuilt'
+    | 'info';
   message: string;
 }
 

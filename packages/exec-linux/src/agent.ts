@@ -1,16 +1,29 @@
 /**
  * The agent: what a long-running node process wraps around an IPSet manager and a
- * port. It runs one kernel operation at a time, counts applies that did not converge
- * and turns the seed's panic at the limit into a typed error, reconciles on a timer,
- * and reports metrics (prom-client) and logs (a pino-shaped logger).
+ * port. It runs one kernel operation at a time (and, with `lock`, one per kernel
+ * across processes), keeps the one consecutive-failure policy of the process (every
+ * apply and reconcile counts), reconciles on a timer, stops gracefully, says whether it
+ * is live and ready, and reports metrics (prom-client) and one structured log line per
+ * operation (a pino logger plugs in).
+ *
+ * States of one operation: queued → (waiting for the kernel lock) → running → settled.
+ * Only one is past "queued" at a time. `stop({ graceMs })` lets the running one settle,
+ * and aborts it (the port kills ipset) when the grace period runs out; queued ones
+ * that have not started by then are rejected with `ABORTED`.
  */
-import { applyIPSets, IPSetManager, IpsetsError, isIpsetsError, quote, reconcileIPSets, resetIPSets } from '@ipsets/core';
+import { IPSetManager, IpsetsError, isIpsetsError, planApply, quote, reconcileIPSets, resetIPSets, runRestoreSession } from '@ipsets/core';
 import type { AbortSignalLike, ApplyReport, DesiredState, IpsetPort, ResetReport } from '@ipsets/core';
 import type { Registry } from 'prom-client';
 import { createAgentMetrics, DEFAULT_METRIC_PREFIX } from './agent-metrics.js';
 import type { AgentMetrics, AgentOperation, AgentOutcome } from './agent-metrics.js';
+import { withKernelLock } from './kernel-lock.js';
+import type { KernelLockOptions } from './kernel-lock.js';
+import { DEFAULT_READ_TIMEOUT_MS, DEFAULT_RESTORE_TIMEOUT_MS } from './linux-port.js';
 
-/** A logger the agent writes to; pino's loggers fit (`logger.info({ sets: 3 }, 'applied')`). */
+/**
+ * A logger the agent writes to; pino's loggers fit as they are
+ * (`createIpsetAgent({ logger: pino() })`): `logger.info({ operation: 'apply' }, 'apply converged')`.
+ */
 export interface AgentLogger {
   debug(obj: Record<string, unknown>, msg: string): void;
   info(obj: Record<string, unknown>, msg: string): void;
@@ -33,25 +46,33 @@ export interface AgentManager {
   reconcile?(): unknown;
   /** Forgets every set (called after a kernel reset, as the seed's `ResetIPSets` does). */
   reset?(): void;
-  /** The manager's own failure limit (the agent's default). */
+  /** A limit configured on the manager: the default of the agent's `maxConsecutiveFailures`. */
   readonly maxConsecutiveFailures?: number;
-  /** Counts an apply (the agent calls it with `true` from `clearFatal()` to reset the manager's count). */
+  /** Resets the manager's own count (called with `true` from `clearFatal()`). */
   recordApplyResult?(ok: boolean): void;
 }
 
 /** Options every driver call gets from the agent. */
 export interface AgentDriverOptions {
   maxAttempts?: number;
+  /** Aborted by the call's own signal and by `stop()` when its grace period runs out. */
   signal?: AbortSignalLike;
   owner?: string;
 }
 
-/** The kernel drivers the agent runs (default: `applyIPSets`, `reconcileIPSets`, `resetIPSets` of @ipsets/core). */
+/**
+ * The kernel drivers the agent runs (default: the manager's dirty delta planned with
+ * `planApply` and run by `runRestoreSession`, then committed — core's `applyIPSets`
+ * without its own failure count —, and core's `reconcileIPSets` and `resetIPSets`).
+ */
 export interface AgentDrivers<M extends AgentManager = IPSetManager> {
   apply(manager: M, port: IpsetPort, options: AgentDriverOptions): Promise<ApplyReport>;
   reconcile(desired: DesiredState, port: IpsetPort, options: AgentDriverOptions): Promise<ApplyReport>;
   reset(port: IpsetPort, options: AgentDriverOptions): Promise<ResetReport>;
 }
+
+/** The kernel lock the agent holds around each operation (see `acquireKernelLock`). */
+export type AgentLockOptions = Omit<KernelLockOptions, 'signal'>;
 
 /** Options of {@link createIpsetAgent}. */
 export interface IpsetAgentOptions<M extends AgentManager = IPSetManager> {
@@ -64,10 +85,10 @@ export interface IpsetAgentOptions<M extends AgentManager = IPSetManager> {
   /** Default: silent. */
   logger?: AgentLogger;
   /**
-   * Applies in a row that may fail before the agent stops with `MAX_CONSECUTIVE_FAILURES`
-   * (default: the manager's `maxConsecutiveFailures`, else 100, the seed's). The core
-   * `applyIPSets` driver also counts on the manager and throws at the manager's limit;
-   * either limit makes the agent fatal.
+   * Applies and reconciles in a row that may fail before the agent turns fatal with
+   * `MAX_CONSECUTIVE_FAILURES` (default: the manager's `maxConsecutiveFailures`, else
+   * 100, the seed's). A converged one resets the count; an apply with nothing to do and
+   * an operation aborted by its caller or by `stop()` leave it alone.
    */
   maxConsecutiveFailures?: number;
   /** Period of the reconcile loop that `start()` runs (apply the pending delta, then repair drift). */
@@ -80,6 +101,20 @@ export interface IpsetAgentOptions<M extends AgentManager = IPSetManager> {
   owner?: string;
   /** After a kernel reset, also call `manager.reset()` so it forgets every set, as the seed's `ResetIPSets` does (default true). */
   resetManager?: boolean;
+  /**
+   * Hold this kernel lock around every apply, reconcile and reset (the whole
+   * read–plan–restore cycle), so that other processes writing the same kernel wait.
+   * A `LOCK_HELD` after `waitMs` fails the operation (and counts as a failure).
+   */
+  lock?: AgentLockOptions;
+  /**
+   * `health().live` turns false when one operation has run (or waited for the lock)
+   * longer than this (default {@link DEFAULT_STUCK_AFTER_MS}). Set it to what your
+   * timeouts allow: attempts × restore timeout + two read timeouts + lock wait.
+   */
+  stuckAfterMs?: number;
+  /** `health().live` turns false when the started loop has not ticked for this many intervals (default 3). */
+  livenessIntervals?: number;
   clock?: AgentClock;
   /** Called once when the failure limit is reached. */
   onFatal?: (error: IpsetsError) => void;
@@ -93,13 +128,83 @@ export interface AgentCallOptions {
   signal?: AbortSignalLike;
 }
 
+/** Options of {@link IpsetAgent.stop}. */
+export interface AgentStopOptions {
+  /**
+   * How long the operation in flight may go on before it is aborted (the port kills
+   * ipset and the operation ends with an `ABORTED` report). Default: no limit, wait
+   * for it. 0 aborts at once.
+   */
+  graceMs?: number;
+}
+
+/** What {@link IpsetAgent.stop} found and did. */
+export interface AgentStopResult {
+  /** The operation running (or waiting for the kernel lock) when `stop()` was called. */
+  inFlight?: AgentOperation;
+  /** True when the grace period ran out and that operation was aborted. */
+  aborted: boolean;
+  /**
+   * How that operation ended: its report — an aborted restore's report has
+   * `fatal.code === 'ABORTED'` and lists the sets it left uncertain in `failedSets` —
+   * or the error it threw (an abort during a kernel read or the lock wait).
+   */
+  report?: ApplyReport | ResetReport;
+  error?: unknown;
+  /** How long `stop()` waited, in milliseconds. */
+  waitedMs: number;
+}
+
+/** The last finished apply or reconcile, as {@link IpsetAgent.health} shows it. */
+export interface AgentOperationSummary {
+  operation: AgentOperation;
+  outcome: AgentOutcome | 'aborted';
+  converged: boolean;
+  durationMs: number;
+  /** Milliseconds since it finished (agent clock). */
+  finishedAgoMs: number;
+  linesTotal?: number;
+  linesApplied?: number;
+  attempts?: number;
+  /** Sets that did not reach their desired state (first 10). */
+  failedSets: string[];
+  /** Sets left in place because something references them (first 10). */
+  inUseSets: string[];
+  /** Why it failed, when it threw or ended early. */
+  error?: { code: string; message: string };
+}
+
+/** What `/livez` and `/readyz` need (see {@link IpsetAgent.health}). */
+export interface AgentHealth {
+  /**
+   * Not fatal, no operation stuck past `stuckAfterMs`, and — while the loop is
+   * started — a tick within `livenessIntervals` intervals. A failing set never makes
+   * the agent not live (restarting cannot fix it); the failure limit does.
+   */
+  live: boolean;
+  /**
+   * An apply or reconcile has finished, the last one converged (sets only in use are
+   * fine), and the agent is not fatal.
+   */
+  ready: boolean;
+  /** Why `live` or `ready` is false, one sentence each (empty when both are true). */
+  problems: string[];
+  started: boolean;
+  consecutiveFailures: number;
+  maxConsecutiveFailures: number;
+  fatal?: { code: string; message: string };
+  /** The operation running (or waiting for the lock) now. */
+  inFlight?: { operation: AgentOperation; runningMs: number };
+  lastOperation?: AgentOperationSummary;
+}
+
 /** A running agent (see {@link createIpsetAgent}). */
 export interface IpsetAgent {
   /** The registry the metrics are on. */
   readonly registry: Registry;
-  /** Applies in a row that did not converge. */
+  /** Applies and reconciles in a row that did not converge. */
   readonly consecutiveFailures: number;
-  /** Set once `maxConsecutiveFailures` was reached; every later `apply()` rejects with it until `clearFatal()`. */
+  /** Set once `maxConsecutiveFailures` was reached; every later `apply()` and `reconcile()` rejects with it until `clearFatal()`. */
   readonly fatalError: IpsetsError | undefined;
   /** True between `start()` and `stop()`. */
   readonly started: boolean;
@@ -111,7 +216,10 @@ export interface IpsetAgent {
    * when that failure reaches the limit.
    */
   apply(options?: AgentCallOptions): Promise<ApplyReport>;
-  /** Compares the kernel with the manager's whole desired state and repairs drift (serialised with apply). */
+  /**
+   * Compares the kernel with the manager's whole desired state and repairs drift
+   * (serialised with apply). Counts like an apply: converged resets, anything else counts.
+   */
   reconcile(options?: AgentCallOptions): Promise<ApplyReport>;
   /**
    * Flushes and destroys every owned set (serialised); referenced ones are reported as
@@ -120,16 +228,29 @@ export interface IpsetAgent {
   reset(options?: AgentCallOptions): Promise<ResetReport>;
   /** Starts the reconcile loop (needs `reconcileIntervalMs`). */
   start(): void;
-  /** Stops the loop and waits for the operation in flight, if any. */
-  stop(): Promise<void>;
+  /**
+   * Stops the loop, lets the operation in flight finish (aborting it after
+   * `graceMs`), rejects queued ones with `ABORTED`, and says what happened. A second
+   * call while stopping with `graceMs: 0` aborts at once. Installs no signal handler:
+   * the host process decides when to call it.
+   */
+  stop(options?: AgentStopOptions): Promise<AgentStopResult>;
   /** Resolves when no operation is running or queued. */
   idle(): Promise<void>;
+  /** Liveness and readiness (see {@link AgentHealth}). */
+  health(): AgentHealth;
   /** Clears the fatal state and the failure count (after an operator fixed the cause). */
   clearFatal(): void;
 }
 
 /** The seed's consecutive-failure limit. */
 export const DEFAULT_MAX_CONSECUTIVE_FAILURES = 100;
+
+/**
+ * Default of `stuckAfterMs`: five restore attempts at the port's default restore
+ * timeout, two reads at the default read timeout, and half a minute of lock wait.
+ */
+export const DEFAULT_STUCK_AFTER_MS = 5 * DEFAULT_RESTORE_TIMEOUT_MS + 2 * DEFAULT_READ_TIMEOUT_MS + 30_000;
 
 const SILENT: AgentLogger = { debug() {}, info() {}, warn() {}, error() {} };
 
@@ -139,28 +260,65 @@ const SYSTEM_CLOCK: AgentClock = {
   clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
 };
 
+/** How many set names a log line or a health summary carries. */
+const LIST_CUT = 10;
+
+/** One finished operation, for the failure count, the log line and health. */
+interface Settled {
+  operation: AgentOperation;
+  report?: ApplyReport;
+  error?: unknown;
+  durationMs: number;
+}
+
+/**
+ * Core's `applyIPSets` without its own consecutive-failure count: the agent's count is
+ * the process's one policy (core's manager would otherwise throw at its own limit,
+ * which no converged reconcile ever resets).
+ */
+async function applyDelta(manager: IPSetManager, port: IpsetPort, options: AgentDriverOptions): Promise<ApplyReport> {
+  if (!manager.hasDirtyChanges) {
+    return { converged: true, plan: { lines: [] }, attempts: [], linesTotal: 0, linesApplied: 0, skipped: [], failedSets: [], inUseSets: [], notes: [] };
+  }
+  const plan = planApply(manager);
+  const report = await runRestoreSession(plan, port, options);
+  manager.commit(report);
+  return report;
+}
+
 /**
  * Creates an agent over `manager` and `port` (see {@link IpsetAgent}).
  *
- * @throws IpsetsError `INVALID_ARGUMENT` for a bad limit or interval.
+ * @throws IpsetsError `INVALID_ARGUMENT` for a bad limit, interval or lock path.
  */
 export function createIpsetAgent<M extends AgentManager = IPSetManager>(options: IpsetAgentOptions<M>): IpsetAgent {
-  const { manager, port } = options;
+  const { manager, port, lock } = options;
   const logger = options.logger ?? SILENT;
   const clock = options.clock ?? SYSTEM_CLOCK;
   const maxFailures = options.maxConsecutiveFailures ?? manager?.maxConsecutiveFailures ?? DEFAULT_MAX_CONSECUTIVE_FAILURES;
   const interval = options.reconcileIntervalMs;
+  const stuckAfterMs = options.stuckAfterMs ?? DEFAULT_STUCK_AFTER_MS;
+  const livenessIntervals = options.livenessIntervals ?? 3;
   if (!Number.isInteger(maxFailures) || maxFailures < 1) {
     throw new IpsetsError('INVALID_ARGUMENT', `maxConsecutiveFailures ${quote(maxFailures)} is not allowed; expected an integer of at least 1`);
   }
   if (interval !== undefined && !(Number.isFinite(interval) && interval > 0)) {
     throw new IpsetsError('INVALID_ARGUMENT', `reconcileIntervalMs ${quote(interval)} is not a positive number of milliseconds`);
   }
+  if (!(typeof stuckAfterMs === 'number' && stuckAfterMs > 0)) {
+    throw new IpsetsError('INVALID_ARGUMENT', `stuckAfterMs ${quote(stuckAfterMs)} is not a positive number of milliseconds`);
+  }
+  if (!(typeof livenessIntervals === 'number' && livenessIntervals >= 1)) {
+    throw new IpsetsError('INVALID_ARGUMENT', `livenessIntervals ${quote(livenessIntervals)} is not allowed; expected a number of at least 1`);
+  }
+  if (lock !== undefined && (typeof lock.path !== 'string' || lock.path === '')) {
+    throw new IpsetsError('INVALID_ARGUMENT', `lock.path ${quote(lock.path)} is not usable; expected a lock file path such as "/run/ipsets/host.lock"`);
+  }
   if (manager === undefined || port === undefined) {
     throw new IpsetsError('INVALID_ARGUMENT', 'createIpsetAgent needs both a manager and a port');
   }
   const drivers: AgentDrivers<M> = {
-    apply: options.drivers?.apply ?? (applyIPSets as unknown as AgentDrivers<M>['apply']),
+    apply: options.drivers?.apply ?? (applyDelta as unknown as AgentDrivers<M>['apply']),
     reconcile: options.drivers?.reconcile ?? reconcileIPSets,
     reset: options.drivers?.reset ?? resetIPSets,
   };
@@ -174,6 +332,13 @@ export function createIpsetAgent<M extends AgentManager = IPSetManager>(options:
   let started = false;
   let timer: unknown;
   let tick: Promise<void> | undefined;
+  /** When the loop last showed progress (started, a tick began or ended). */
+  let loopBeat = 0;
+  let inFlight: { operation: AgentOperation; startedAt: number; done: Promise<{ report?: ApplyReport | ResetReport; error?: unknown }> } | undefined;
+  let last: (AgentOperationSummary & { finishedAt: number }) | undefined;
+  // Aborted by stop() when its grace period runs out; replaced once the stop is over.
+  let halt = new AbortController();
+  let stopping: Promise<AgentStopResult> | undefined;
 
   const enqueue = <T>(fn: () => Promise<T>): Promise<T> => {
     const run = tail.then(fn, fn);
@@ -181,15 +346,45 @@ export function createIpsetAgent<M extends AgentManager = IPSetManager>(options:
     return run;
   };
 
-  const driverOptions = (call: AgentCallOptions | undefined): AgentDriverOptions => ({
-    ...(options.maxAttempts === undefined ? {} : { maxAttempts: options.maxAttempts }),
-    ...(call?.signal === undefined ? {} : { signal: call.signal }),
-  });
+  /**
+   * Runs one operation: refuses it while stopping, links the call's signal and the
+   * stop signal, holds the kernel lock around it when configured, and records it as
+   * in flight for stop() and health().
+   */
+  const execute = async <T extends ApplyReport | ResetReport>(
+    operation: AgentOperation,
+    call: AgentCallOptions | undefined,
+    body: (driverOptions: AgentDriverOptions) => Promise<T>,
+  ): Promise<T> => {
+    if (stopping !== undefined) throw notStarted(operation);
+    const controller = new AbortController();
+    const unlink = linkSignals(controller, [call?.signal, halt.signal]);
+    const driverOptions: AgentDriverOptions = {
+      ...(options.maxAttempts === undefined ? {} : { maxAttempts: options.maxAttempts }),
+      signal: controller.signal,
+    };
+    const run = (async () =>
+      lock === undefined ? body(driverOptions) : withKernelLock({ ...lock, signal: controller.signal }, () => body(driverOptions)))();
+    inFlight = {
+      operation,
+      startedAt: clock.now(),
+      done: run.then(
+        (report) => ({ report }),
+        (error: unknown) => ({ error }),
+      ),
+    };
+    try {
+      return await run;
+    } finally {
+      unlink();
+      inFlight = undefined;
+    }
+  };
 
   /** Counts one operation in the metrics and returns its outcome. */
-  const observe = (operation: AgentOperation, started: number, report: ApplyReport | undefined, error?: unknown): AgentOutcome => {
+  const observe = (operation: AgentOperation, durationMs: number, report: ApplyReport | undefined, error?: unknown): AgentOutcome => {
     const outcome: AgentOutcome = report === undefined ? 'error' : report.converged ? 'converged' : 'not-converged';
-    metrics.duration.observe({ operation, outcome }, Math.max(0, clock.now() - started) / 1000);
+    metrics.duration.observe({ operation, outcome }, durationMs / 1000);
     metrics.operations.inc({ operation, outcome });
     if (report !== undefined) {
       metrics.attempts.observe({ operation }, report.attempts.length);
@@ -207,7 +402,7 @@ export function createIpsetAgent<M extends AgentManager = IPSetManager>(options:
   const setFatal = (error: IpsetsError): IpsetsError => {
     if (fatal !== undefined) return fatal;
     fatal = error;
-    logger.error({ err: error, code: error.code, consecutiveFailures: failures }, error.message);
+    logger.error({ err: error, code: error.code, consecutiveFailures: failures, maxConsecutiveFailures: maxFailures }, error.message);
     stopTimer();
     try {
       options.onFatal?.(error);
@@ -217,77 +412,108 @@ export function createIpsetAgent<M extends AgentManager = IPSetManager>(options:
     return error;
   };
 
-  const countFailure = (why: string, last: unknown): void => {
-    failures += 1;
+  /**
+   * The one consecutive-failure policy: a converged apply or reconcile resets the
+   * count, a failed or thrown one adds one, an apply with nothing to do and an aborted
+   * operation leave it alone. Logs the operation's one line, then throws the fatal
+   * error when the count reaches the limit.
+   */
+  const settle = ({ operation, report, error, durationMs }: Settled): void => {
+    const outcome = observe(operation, durationMs, report, error);
+    if (report !== undefined && operation === 'apply' && report.attempts.length === 0 && report.linesTotal === 0 && report.converged) {
+      logger.debug({ operation, durationMs, converged: true, linesTotal: 0, consecutiveFailures: failures }, 'nothing to apply');
+      return;
+    }
+    const aborted = isIpsetsError(error, 'ABORTED') || report?.fatal?.code === 'ABORTED';
+    const previous = failures;
+    if (!aborted) failures = outcome === 'converged' ? 0 : failures + 1;
     metrics.consecutiveFailures.set(failures);
-    if (failures >= maxFailures) {
+    const errorInfo =
+      error !== undefined
+        ? { code: isIpsetsError(error) ? error.code : 'exception', message: error instanceof Error ? error.message : String(error) }
+        : report?.fatal !== undefined
+          ? { code: report.fatal.code, message: report.fatal.message }
+          : undefined;
+    last = {
+      operation,
+      outcome: aborted ? 'aborted' : outcome,
+      converged: outcome === 'converged',
+      durationMs,
+      finishedAt: clock.now(),
+      finishedAgoMs: 0,
+      ...(report === undefined ? {} : { linesTotal: report.linesTotal, linesApplied: report.linesApplied, attempts: report.attempts.length }),
+      failedSets: report?.failedSets.slice(0, LIST_CUT) ?? [],
+      inUseSets: report?.inUseSets.slice(0, LIST_CUT) ?? [],
+      ...(errorInfo === undefined ? {} : { error: errorInfo }),
+    };
+    const fields: Record<string, unknown> = {
+      operation,
+      durationMs,
+      converged: outcome === 'converged',
+      ...(report === undefined ? { err: error, code: errorInfo?.code } : summary(report)),
+      consecutiveFailures: failures,
+      ...(outcome === 'converged' && previous > 0 ? { previousFailures: previous } : {}),
+    };
+    if (aborted) logger.warn(fields, `${operation} aborted`);
+    else if (outcome === 'converged') logger.info(fields, `${operation} converged`);
+    else if (report !== undefined) logger.warn(fields, `${operation} did not converge`);
+    else logger.error(fields, `${operation} failed`);
+    if (!aborted && outcome !== 'converged' && failures >= maxFailures) {
+      const why = report === undefined ? (errorInfo?.message ?? 'unknown error') : describeFailure(report);
       throw setFatal(
         new IpsetsError(
           'MAX_CONSECUTIVE_FAILURES',
-          `${failures} applies in a row did not converge (maxConsecutiveFailures ${maxFailures}); last: ${why}`,
-          { cause: last, details: { consecutiveFailures: failures, maxConsecutiveFailures: maxFailures } },
+          `${failures} applies and reconciles in a row did not converge (maxConsecutiveFailures ${maxFailures}); last: ${why}`,
+          { cause: report ?? error, details: { consecutiveFailures: failures, maxConsecutiveFailures: maxFailures } },
         ),
       );
     }
   };
 
-  const runApply = async (call: AgentCallOptions | undefined): Promise<ApplyReport> => {
+  const runCounted = async (
+    operation: 'apply' | 'reconcile',
+    call: AgentCallOptions | undefined,
+    driver: (driverOptions: AgentDriverOptions) => Promise<ApplyReport>,
+  ): Promise<ApplyReport> => {
     if (fatal !== undefined) throw fatal;
-    if (options.drivers?.apply === undefined && !(manager instanceof IPSetManager)) {
-      // A desired-state holder can be reconciled, but only an IPSetManager has a dirty delta to apply.
-      throw new IpsetsError('INVALID_ARGUMENT', 'apply() needs an IPSetManager (or drivers.apply); use reconcile() to apply a plain desired state');
-    }
+    // Refused before it counts or logs: work queued behind a stop never ran.
+    if (stopping !== undefined) throw notStarted(operation);
     const begin = clock.now();
-    logger.debug({ operation: 'apply' }, 'applying pending ipset changes');
     let report: ApplyReport;
     try {
-      report = await drivers.apply(manager, port, driverOptions(call));
+      report = await execute(operation, call, driver);
     } catch (error) {
-      observe('apply', begin, undefined, error);
-      if (isIpsetsError(error, 'MAX_CONSECUTIVE_FAILURES')) throw setFatal(error);
-      logger.error({ err: error, operation: 'apply' }, 'apply threw');
-      countFailure(error instanceof Error ? error.message : String(error), error);
+      const durationMs = Math.max(0, Math.round(clock.now() - begin));
+      if (isIpsetsError(error, 'MAX_CONSECUTIVE_FAILURES')) {
+        observe(operation, durationMs, undefined, error);
+        throw setFatal(error);
+      }
+      settle({ operation, error, durationMs });
       throw error;
     }
-    const outcome = observe('apply', begin, report);
-    if (outcome === 'converged' && report.attempts.length === 0) {
-      // Nothing was dirty: as in the seed, this does not touch the failure count.
-      logger.debug({ operation: 'apply' }, 'nothing to apply');
-      return report;
-    }
-    if (outcome === 'converged') {
-      if (failures > 0) logger.info({ previousFailures: failures }, 'apply converged again');
-      failures = 0;
-      metrics.consecutiveFailures.set(0);
-      logger.info(summary(report), 'applied ipset changes');
-      return report;
-    }
-    logger.warn({ ...summary(report), consecutiveFailures: failures + 1 }, 'apply did not converge');
-    countFailure(describeFailure(report), report);
+    settle({ operation, report, durationMs: Math.max(0, Math.round(clock.now() - begin)) });
     return report;
   };
 
-  const runReconcile = async (call: AgentCallOptions | undefined): Promise<ApplyReport> => {
-    const begin = clock.now();
-    let report: ApplyReport;
-    try {
-      report = await drivers.reconcile(manager.desiredState(), port, driverOptions(call));
-    } catch (error) {
-      observe('reconcile', begin, undefined, error);
-      logger.error({ err: error, operation: 'reconcile' }, 'reconcile threw');
-      throw error;
+  const runApply = (call: AgentCallOptions | undefined): Promise<ApplyReport> => {
+    if (options.drivers?.apply === undefined && !(manager instanceof IPSetManager)) {
+      // A desired-state holder can be reconciled, but only an IPSetManager has a dirty delta to apply.
+      return Promise.reject(
+        new IpsetsError('INVALID_ARGUMENT', 'apply() needs an IPSetManager (or drivers.apply); use reconcile() to apply a plain desired state'),
+      );
     }
-    const outcome = observe('reconcile', begin, report);
-    if (outcome === 'converged') logger.info(summary(report), 'reconciled the kernel with the desired state');
-    else logger.warn(summary(report), 'reconcile did not converge');
-    return report;
+    return runCounted('apply', call, (o) => drivers.apply(manager, port, o));
   };
+
+  const runReconcile = (call: AgentCallOptions | undefined): Promise<ApplyReport> =>
+    runCounted('reconcile', call, (o) => drivers.reconcile(manager.desiredState(), port, o));
 
   const runReset = async (call: AgentCallOptions | undefined): Promise<ResetReport> => {
     const begin = clock.now();
     const owner = options.owner ?? manager.desiredState().owner;
     try {
-      const report = await drivers.reset(port, { ...driverOptions(call), owner });
+      const report = await execute('reset', call, (o) => drivers.reset(port, { ...o, owner }));
+      const durationMs = Math.max(0, Math.round(clock.now() - begin));
       if (options.resetManager !== false) manager.reset?.();
       const { leaked } = report;
       metrics.leakedSets.set(leaked.length);
@@ -297,18 +523,27 @@ export function createIpsetAgent<M extends AgentManager = IPSetManager>(options:
           if (attempt.error !== undefined) metrics.failures.inc({ kind: attempt.error.kind });
         }
       }
-      metrics.duration.observe({ operation: 'reset', outcome }, Math.max(0, clock.now() - begin) / 1000);
+      metrics.duration.observe({ operation: 'reset', outcome }, durationMs / 1000);
       metrics.operations.inc({ operation: 'reset', outcome });
-      const counts = { owner, destroyed: report.destroyed.length, leakedCount: leaked.length, failedCount: report.failed.length };
-      if (!report.converged) logger.warn({ ...counts, failed: report.failed.slice(0, 10), problems: report.problems }, 'reset did not converge');
-      else if (leaked.length > 0) logger.warn({ ...counts, leaked: leaked.slice(0, 10) }, 'reset left referenced sets in the kernel');
+      const counts = {
+        operation: 'reset',
+        durationMs,
+        converged: report.converged,
+        owner,
+        destroyed: report.destroyed.length,
+        leakedCount: leaked.length,
+        failedCount: report.failed.length,
+      };
+      if (!report.converged) logger.warn({ ...counts, failed: report.failed.slice(0, LIST_CUT), problems: report.problems }, 'reset did not converge');
+      else if (leaked.length > 0) logger.warn({ ...counts, leaked: leaked.slice(0, LIST_CUT) }, 'reset left referenced sets in the kernel');
       else logger.info(counts, 'reset owned ipsets');
       return report;
     } catch (error) {
-      metrics.duration.observe({ operation: 'reset', outcome: 'error' }, Math.max(0, clock.now() - begin) / 1000);
+      const durationMs = Math.max(0, Math.round(clock.now() - begin));
+      metrics.duration.observe({ operation: 'reset', outcome: 'error' }, durationMs / 1000);
       metrics.operations.inc({ operation: 'reset', outcome: 'error' });
       metrics.failures.inc({ kind: isIpsetsError(error) ? error.code : 'exception' });
-      logger.error({ err: error, operation: 'reset' }, 'reset failed');
+      logger.error({ operation: 'reset', durationMs, converged: false, err: error, code: isIpsetsError(error) ? error.code : 'exception' }, 'reset failed');
       throw error;
     }
   };
@@ -336,8 +571,10 @@ export function createIpsetAgent<M extends AgentManager = IPSetManager>(options:
     if (!started || interval === undefined) return;
     timer = clock.setTimeout(() => {
       timer = undefined;
+      loopBeat = clock.now();
       tick = runTick().finally(() => {
         tick = undefined;
+        loopBeat = clock.now();
         schedule();
       });
     }, interval);
@@ -350,9 +587,110 @@ export function createIpsetAgent<M extends AgentManager = IPSetManager>(options:
       if (!started) return;
       await enqueue(() => runReconcile(undefined));
     } catch (error) {
-      // The loop never dies of one bad tick; the fatal limit stops it through setFatal.
-      if (!isIpsetsError(error, 'MAX_CONSECUTIVE_FAILURES')) logger.error({ err: error }, 'reconcile tick failed');
+      // The loop never dies of one bad tick (each operation logged its own line); the
+      // failure limit stops it through setFatal.
+      if (!isIpsetsError(error)) logger.error({ err: error }, 'reconcile tick failed');
     }
+  };
+
+  const stop = async (stopOptions: AgentStopOptions = {}): Promise<AgentStopResult> => {
+    const { graceMs } = stopOptions;
+    if (graceMs !== undefined && !(typeof graceMs === 'number' && graceMs >= 0)) {
+      throw new IpsetsError('INVALID_ARGUMENT', `graceMs ${quote(graceMs)} is not allowed; expected 0 or more milliseconds`);
+    }
+    if (stopping !== undefined) {
+      if (graceMs === 0) halt.abort(new IpsetsError('ABORTED', 'the agent was stopped again; the operation in flight was aborted at once'));
+      return stopping;
+    }
+    const begin = clock.now();
+    const wasStarted = started;
+    stopTimer();
+    const current = inFlight;
+    stopping = (async () => {
+      let aborted = false;
+      let outcome: { report?: ApplyReport | ResetReport; error?: unknown } = {};
+      if (current !== undefined) {
+        const graceTimer =
+          graceMs === undefined
+            ? undefined
+            : clock.setTimeout(() => {
+                aborted = true;
+                halt.abort(new IpsetsError('ABORTED', `the agent was stopped and the grace period of ${graceMs} ms ran out`, { details: { graceMs } }));
+              }, graceMs);
+        outcome = await current.done;
+        if (graceTimer !== undefined) clock.clearTimeout(graceTimer);
+      }
+      if (tick !== undefined) await tick;
+      await tail;
+      const waitedMs = Math.max(0, Math.round(clock.now() - begin));
+      const result: AgentStopResult = {
+        aborted,
+        waitedMs,
+        ...(current === undefined ? {} : { inFlight: current.operation }),
+        ...(outcome.report === undefined ? {} : { report: outcome.report }),
+        ...(outcome.error === undefined ? {} : { error: outcome.error }),
+      };
+      if (wasStarted || current !== undefined) {
+        const fields = {
+          operation: 'stop',
+          durationMs: waitedMs,
+          inFlight: current?.operation ?? null,
+          aborted,
+          ...(graceMs === undefined ? {} : { graceMs }),
+          ...(outcome.report === undefined ? {} : { converged: outcome.report.converged }),
+        };
+        if (aborted) logger.warn(fields, `agent stopped; the ${current?.operation} in flight was aborted after the grace period`);
+        else logger.info(fields, current === undefined ? 'agent stopped' : `agent stopped after the ${current.operation} in flight finished`);
+      }
+      return result;
+    })();
+    try {
+      return await stopping;
+    } finally {
+      stopping = undefined;
+      halt = new AbortController();
+    }
+  };
+
+  const health = (): AgentHealth => {
+    const now = clock.now();
+    const problems: string[] = [];
+    let live = true;
+    let ready = true;
+    if (fatal !== undefined) {
+      live = false;
+      ready = false;
+      problems.push(`the consecutive-failure limit was reached: ${fatal.message}`);
+    }
+    const running = inFlight === undefined ? undefined : { operation: inFlight.operation, runningMs: Math.max(0, Math.round(now - inFlight.startedAt)) };
+    if (running !== undefined && running.runningMs > stuckAfterMs) {
+      live = false;
+      problems.push(`the ${running.operation} in flight has run for ${running.runningMs} ms, past stuckAfterMs ${stuckAfterMs}`);
+    }
+    if (started && running === undefined && tick === undefined && interval !== undefined && now - loopBeat > livenessIntervals * interval) {
+      live = false;
+      problems.push(`the reconcile loop has not ticked for ${Math.round(now - loopBeat)} ms (interval ${interval} ms)`);
+    }
+    if (last === undefined) {
+      ready = false;
+      problems.push('no apply or reconcile has finished yet');
+    } else if (!last.converged) {
+      ready = false;
+      const sets = last.failedSets.length > 0 ? `; not converged: ${last.failedSets.join(', ')}` : '';
+      problems.push(`the last ${last.operation} did not converge (${last.outcome}${last.error === undefined ? '' : `: ${last.error.message}`})${sets}`);
+    }
+    const { finishedAt, ...lastSummary } = last ?? { finishedAt: 0 };
+    return {
+      live,
+      ready,
+      problems,
+      started,
+      consecutiveFailures: failures,
+      maxConsecutiveFailures: maxFailures,
+      ...(fatal === undefined ? {} : { fatal: { code: fatal.code, message: fatal.message } }),
+      ...(running === undefined ? {} : { inFlight: running }),
+      ...(last === undefined ? {} : { lastOperation: { ...(lastSummary as AgentOperationSummary), finishedAgoMs: Math.max(0, Math.round(now - finishedAt)) } }),
+    };
   };
 
   return {
@@ -369,7 +707,7 @@ export function createIpsetAgent<M extends AgentManager = IPSetManager>(options:
       return started;
     },
     apply,
-    reconcile: (call) => enqueue(() => runReconcile(call)),
+    reconcile: (call) => (fatal !== undefined ? Promise.reject(fatal) : enqueue(() => runReconcile(call))),
     reset: (call) => enqueue(() => runReset(call)),
     start() {
       if (interval === undefined) {
@@ -378,25 +716,43 @@ export function createIpsetAgent<M extends AgentManager = IPSetManager>(options:
       if (fatal !== undefined) throw fatal;
       if (started) return;
       started = true;
+      loopBeat = clock.now();
       logger.info({ reconcileIntervalMs: interval }, 'reconcile loop started');
       schedule();
     },
-    async stop() {
-      const wasStarted = started;
-      stopTimer();
-      if (tick !== undefined) await tick;
-      await tail;
-      if (wasStarted) logger.info({}, 'reconcile loop stopped');
-    },
+    stop,
     async idle() {
       await tail;
     },
+    health,
     clearFatal() {
       fatal = undefined;
       failures = 0;
       manager.recordApplyResult?.(true);
       metrics.consecutiveFailures.set(0);
     },
+  };
+}
+
+function notStarted(operation: AgentOperation): IpsetsError {
+  return new IpsetsError('ABORTED', `the agent is stopping; the queued ${operation} was not started`, { details: { operation } });
+}
+
+/** Aborts `controller` when any of `signals` aborts; returns the unlinking function. */
+function linkSignals(controller: AbortController, signals: readonly (AbortSignalLike | undefined)[]): () => void {
+  const unlinks: (() => void)[] = [];
+  for (const signal of signals) {
+    if (signal === undefined) continue;
+    if (signal.aborted) {
+      controller.abort(signal.reason);
+      continue;
+    }
+    const onAbort = (): void => controller.abort(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    unlinks.push(() => signal.removeEventListener('abort', onAbort));
+  }
+  return () => {
+    for (const unlink of unlinks) unlink();
   };
 }
 
@@ -433,8 +789,10 @@ function summary(report: ApplyReport): Record<string, unknown> {
     linesApplied: report.linesApplied,
     attempts: report.attempts.length,
     skipped: report.skipped.length,
-    failedSets: report.failedSets.slice(0, 10),
-    inUseSets: report.inUseSets.slice(0, 10),
+    failedSets: report.failedSets.slice(0, LIST_CUT),
+    failedSetsCount: report.failedSets.length,
+    inUseSets: report.inUseSets.slice(0, LIST_CUT),
+    inUseSetsCount: report.inUseSets.length,
     ...(report.fatal === undefined ? {} : { fatal: report.fatal.code, fatalMessage: report.fatal.message }),
   };
 }

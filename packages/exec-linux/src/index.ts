@@ -9,18 +9,34 @@ export { createTestNamespace, kernelTestGate, kernelTestSupport, KERNEL_TESTS_EN
 export type { KernelTestGate, KernelTestGateOptions, KernelTestSupport, TestNamespace } from './netns.js';
 
 // --- the Linux port ---
-export { createLinuxPort } from './linux-port.js';
+export { createLinuxPort, DEFAULT_READ_TIMEOUT_MS, DEFAULT_RESTORE_TIMEOUT_MS } from './linux-port.js';
 export type { LinuxPortOptions } from './linux-port.js';
 
+// --- one writer per kernel: the kernel lock ---
+export {
+  acquireKernelLock,
+  defaultLockPath,
+  DEFAULT_LOCK_DIR,
+  DEFAULT_LOCK_WAIT_MS,
+  readKernelLockHolder,
+  withKernelLock,
+} from './kernel-lock.js';
+export type { KernelLock, KernelLockHolder, KernelLockOptions } from './kernel-lock.js';
+
 // --- the agent and its metrics ---
-export { createIpsetAgent, DEFAULT_MAX_CONSECUTIVE_FAILURES } from './agent.js';
+export { createIpsetAgent, DEFAULT_MAX_CONSECUTIVE_FAILURES, DEFAULT_STUCK_AFTER_MS } from './agent.js';
 export type {
   AgentCallOptions,
   AgentClock,
   AgentDriverOptions,
   AgentDrivers,
+  AgentHealth,
+  AgentLockOptions,
   AgentLogger,
   AgentManager,
+  AgentOperationSummary,
+  AgentStopOptions,
+  AgentStopResult,
   IpsetAgent,
   IpsetAgentOptions,
 } from './agent.js';

@@ -17,15 +17,32 @@ export interface LinuxPortOptions {
   /** The `ip` executable used for `netns` (default `ip`). */
   ipPath?: string;
   /**
-   * Kill a command that runs longer than this (milliseconds) and reject with a
-   * `TIMEOUT` {@link IpsetsError}. Default: no timeout.
+   * Kill an `ipset restore` that runs longer than this (milliseconds) and reject with a
+   * `TIMEOUT` {@link IpsetsError}. Default {@link DEFAULT_RESTORE_TIMEOUT_MS} (5 min);
+   * `Infinity` turns it off.
    */
+  restoreTimeoutMs?: number;
+  /**
+   * The same for the reads `ipset save`, `list -n` and `list -t`. Default
+   * {@link DEFAULT_READ_TIMEOUT_MS} (1 min); `Infinity` turns it off.
+   */
+  readTimeoutMs?: number;
+  /** One timeout for every command: the default of both `restoreTimeoutMs` and `readTimeoutMs`. */
   timeoutMs?: number;
   /** Extra environment variables for the child (merged over `process.env`). */
   env?: Readonly<Record<string, string | undefined>>;
   /** After a kill (timeout/abort), send SIGKILL if the child has not exited within this delay (default 2000 ms). */
   forceKillAfterMs?: number;
 }
+
+/** Default limit of one `ipset restore` (5 minutes): a 1,000,000-line restore takes a few seconds. */
+export const DEFAULT_RESTORE_TIMEOUT_MS = 5 * 60_000;
+
+/** Default limit of one `ipset save` / `list` (1 minute). */
+export const DEFAULT_READ_TIMEOUT_MS = 60_000;
+
+// setTimeout fires at once for delays past 2^31-1 ms.
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** Which port command a run belongs to (for errors and logs). */
 type PortCommand = 'restore' | 'save' | 'listNames' | 'listHeaders';
@@ -54,13 +71,14 @@ const NOT_PERMITTED = /Kernel error received: Operation not permitted|^setting t
  *   recovery session. A child killed by a signal resolves with `signal` set and
  *   `exitCode` 128 + the signal number (as a shell reports it).
  * - Rejects with an {@link IpsetsError} only when the command could not run:
- *   `TIMEOUT` / `ABORTED` (the child is killed), or `IPSET_UNAVAILABLE` (binary
+ *   `TIMEOUT` (past `restoreTimeoutMs` / `readTimeoutMs`, on by default) / `ABORTED`
+ *   (the child is killed), or `IPSET_UNAVAILABLE` (binary
  *   missing or not executable, not permitted, unknown network namespace).
  */
 export function createLinuxPort(options: LinuxPortOptions = {}): IpsetPort {
   const ipsetPath = options.ipsetPath ?? 'ipset';
   const ipPath = options.ipPath ?? 'ip';
-  const { netns, timeoutMs, env } = options;
+  const { netns, env } = options;
   const forceKillAfterMs = options.forceKillAfterMs ?? 2000;
   for (const [key, value] of [['ipsetPath', ipsetPath], ['ipPath', ipPath]] as const) {
     if (value === '' || value.includes('\0')) {
@@ -69,18 +87,30 @@ export function createLinuxPort(options: LinuxPortOptions = {}): IpsetPort {
       });
     }
   }
-  if (netns !== undefined && !/^[^/\s\0]{1,255}$/.test(netns)) {
-    throw new IpsetsError(
-      'INVALID_ARGUMENT',
-      `netns ${quote(netns)} is not a network namespace name; expected 1-255 characters without "/" or whitespace`,
-      { details: { netns } },
-    );
+  if (netns !== undefined) checkNetnsName(netns);
+  for (const key of ['timeoutMs', 'restoreTimeoutMs', 'readTimeoutMs'] as const) {
+    const value = options[key];
+    if (value !== undefined && !(typeof value === 'number' && value > 0 && (value <= MAX_TIMER_MS || value === Infinity))) {
+      throw new IpsetsError('INVALID_ARGUMENT', `${key} ${quote(value)} is not allowed; expected a positive number of milliseconds (at most ${MAX_TIMER_MS}) or Infinity`, {
+        details: { [key]: value },
+      });
+    }
   }
-  if (timeoutMs !== undefined && !(Number.isFinite(timeoutMs) && timeoutMs > 0)) {
-    throw new IpsetsError('INVALID_ARGUMENT', `timeoutMs ${quote(timeoutMs)} is not a positive number of milliseconds`, {
-      details: { timeoutMs },
-    });
-  }
+  // Which option set each limit, so a TIMEOUT names the knob to turn.
+  const limit = (specific: 'restoreTimeoutMs' | 'readTimeoutMs', fallback: number): { ms: number; option: string } =>
+    options[specific] !== undefined
+      ? { ms: options[specific], option: specific }
+      : options.timeoutMs !== undefined
+        ? { ms: options.timeoutMs, option: 'timeoutMs' }
+        : { ms: fallback, option: specific };
+  const restoreLimit = limit('restoreTimeoutMs', DEFAULT_RESTORE_TIMEOUT_MS);
+  const readLimit = limit('readTimeoutMs', DEFAULT_READ_TIMEOUT_MS);
+  const limits: Readonly<Record<PortCommand, { ms: number; option: string }>> = {
+    restore: restoreLimit,
+    save: readLimit,
+    listNames: readLimit,
+    listHeaders: readLimit,
+  };
   if (!(Number.isFinite(forceKillAfterMs) && forceKillAfterMs > 0)) {
     throw new IpsetsError('INVALID_ARGUMENT', `forceKillAfterMs ${quote(forceKillAfterMs)} is not a positive number of milliseconds`);
   }
@@ -104,8 +134,9 @@ export function createLinuxPort(options: LinuxPortOptions = {}): IpsetPort {
       controller.abort();
     };
     signal?.addEventListener('abort', onAbort, { once: true });
+    const { ms: timeoutMs, option: timeoutOption } = limits[command];
     const timer =
-      timeoutMs === undefined
+      timeoutMs === Infinity
         ? undefined
         : setTimeout(() => {
             why ??= 'timeout';
@@ -128,7 +159,7 @@ export function createLinuxPort(options: LinuxPortOptions = {}): IpsetPort {
         if (why === 'timeout') {
           throw new IpsetsError(
             'TIMEOUT',
-            `\`${display}\`${where} ran longer than timeoutMs ${timeoutMs} ms and was killed; raise timeoutMs if the kernel is just slow`,
+            `\`${display}\`${where} ran longer than ${timeoutOption} ${timeoutMs} ms and was killed; raise ${timeoutOption} if the kernel is just slow`,
             { details: { command, argv: [file, ...args], timeoutMs, stderr: String(result.stderr ?? '') } },
           );
         }
@@ -164,6 +195,23 @@ export function createLinuxPort(options: LinuxPortOptions = {}): IpsetPort {
     listNames: (call) => run('listNames', undefined, call),
     listHeaders: (call) => run('listHeaders', undefined, call),
   };
+}
+
+/**
+ * Checks a network namespace name as `ip netns` accepts it (a file name under
+ * /run/netns); the lock file of a namespace is named after it too.
+ *
+ * @internal shared with the kernel lock
+ * @throws IpsetsError `INVALID_ARGUMENT`
+ */
+export function checkNetnsName(netns: string): void {
+  if (typeof netns !== 'string' || !/^[^/\s\0]{1,255}$/.test(netns)) {
+    throw new IpsetsError(
+      'INVALID_ARGUMENT',
+      `netns ${quote(netns)} is not a network namespace name; expected 1-255 characters without "/" or whitespace`,
+      { details: { netns } },
+    );
+  }
 }
 
 // Large enough to keep the pipe full, small enough that ipset starts parsing the first

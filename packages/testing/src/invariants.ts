@@ -208,12 +208,22 @@ function problemOf(name: string, saved: RawSet | undefined, want: DesiredSet | u
   return p;
 }
 
+/**
+ * The ownership rule, written out again here so that the oracle shares no code with
+ * the core it checks: the owner prefix followed by one or more of 0-9 and a-z, nothing
+ * else, at most 31 characters in all. The bare prefix and look-alikes are foreign.
+ */
+function ownedBy(name: string, owner: string): boolean {
+  if (owner === '' || !name.startsWith(owner) || name.length > 31) return false;
+  return /^[0-9a-z]+$/.test(name.slice(owner.length));
+}
+
 function ownedState(text: string, desired: DesiredState): { kernel: Map<string, RawSet>; wanted: Map<string, DesiredSet>; names: string[] } {
   const kernel = new Map<string, RawSet>();
-  for (const s of readSave(text)) if (s.name.startsWith(desired.owner)) kernel.set(s.name, s);
+  for (const s of readSave(text)) if (ownedBy(s.name, desired.owner)) kernel.set(s.name, s);
   const wanted = new Map<string, DesiredSet>();
   for (const s of desired.sets) {
-    if (!s.name.startsWith(desired.owner)) throw violation(`desired set ${JSON.stringify(s.name)} does not start with owner ${JSON.stringify(desired.owner)}`);
+    if (!ownedBy(s.name, desired.owner)) throw violation(`desired set ${JSON.stringify(s.name)} is not owned by ${JSON.stringify(desired.owner)}`);
     wanted.set(s.name, s);
   }
   // Desired order first, then kernel-only sets in dump order: stable messages.
@@ -272,7 +282,7 @@ export function assertConverged(source: SaveSource, desired: DesiredState, optio
 
 function foreignBlocks(text: string, owner: string): { name: string; text: string }[] {
   return readSave(text)
-    .filter((s) => !s.name.startsWith(owner))
+    .filter((s) => !ownedBy(s.name, owner))
     .map((s) => ({ name: s.name, text: s.text.join('\n') }));
 }
 
@@ -357,7 +367,7 @@ export function assertReportTruthful(
   for (const name of options.tolerateFailed ?? []) uncertain.add(name);
   const lies: string[] = [];
   for (const name of report.failedSets) {
-    if (!name.startsWith(desired.owner)) {
+    if (!ownedBy(name, desired.owner)) {
       lies.push(`  ${name}: reported failed, but it is not owned by ${JSON.stringify(desired.owner)}`);
       continue;
     }

@@ -1,109 +1,75 @@
 /**
- * `ipsets agent FILE`: keeps the kernel equal to the file. Applies on start, when
- * the file changes (fs.watch on its folder, so editors that replace the file are
- * seen, then a debounce), and on an interval (drift repair). Applies never overlap:
- * a trigger during an apply queues exactly one more. A file that turns bad is
- * reported and ignored: the last good state stays in force. Metrics are served on a
- * loopback address only. SIGINT/SIGTERM stop it after the apply in flight.
+ * `ipsets agent FILE`: keeps the kernel equal to the file. Applies on start, when the
+ * file changes (however Kubernetes or an editor changes it, see `agent/desired-source`),
+ * and on every interval tick (which also re-reads the file). Applies never overlap.
+ * A file that turns bad is reported and ignored: the last good state stays in force.
+ * Logs are JSON lines (text on a terminal); `/metrics`, `/livez` and `/readyz` are
+ * served on `--metrics-bind-address`. SIGTERM/SIGINT stop it cleanly (exit 0) after
+ * the apply in flight, or after aborting it once `--grace` ran out; a second signal
+ * forces the exit. At `--max-failures` failing applies in a row it exits 5.
  */
-import { watch } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import type { FSWatcher } from 'node:fs';
-import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { basename, dirname, resolve } from 'node:path';
-import { Counter, Gauge, Registry } from 'prom-client';
-import { IpsetsError, isIpsetsError } from '@ipsets/core';
+import { resolve } from 'node:path';
+import { Registry } from 'prom-client';
+import { IpsetsError, isIpsetsError, quote, reconcileIPSets } from '@ipsets/core';
 import type { ApplyReport, CommandResult, DesiredState, IpsetPort, PortCallOptions } from '@ipsets/core';
 import { createIpsetAgent } from '@ipsets/exec-linux';
 import { EXIT } from '../cli-io.js';
 import type { CliIo } from '../cli-io.js';
-import { desiredStateOf, loadDesiredFile } from '../desired-file.js';
-import { formatApplyReport, formatDuration, labelsOf } from '../format.js';
-import { parseListenAddress } from '../listen-address.js';
-import type { ListenAddress } from '../listen-address.js';
-import { openKernel } from '../kernel.js';
+import { desiredStateOf, parseDesiredText } from '../desired-file.js';
+import { DEFAULT_READ_TIMEOUT_MS, DEFAULT_RESTORE_TIMEOUT_MS, openKernel } from '../kernel.js';
 import type { KernelOptions } from '../kernel.js';
+import { parseListenAddress } from '../listen-address.js';
+import { createLogger } from '../logging.js';
+import type { LogFormat, LogLevel } from '../logging.js';
+import { lockPathFor } from '../kernel-lock.js';
+import { listenForStop } from '../signals.js';
+import { DesiredSource } from '../agent/desired-source.js';
+import { AgentProbes } from '../agent/health.js';
+import { closeServer, serveAgentHttp } from '../agent/http-server.js';
+import { createFileAgentMetrics } from '../agent/metrics.js';
+import { ApplyScheduler } from '../agent/scheduler.js';
+
+export { createFileAgentMetrics } from '../agent/metrics.js';
+export type { FileAgentMetrics } from '../agent/metrics.js';
+
+/** Where metrics and probes are served unless told otherwise: this node only. */
+export const DEFAULT_METRICS_BIND_ADDRESS = '127.0.0.1:9464';
+/** Default of `--grace`: how long a stop waits for the apply in flight. */
+export const DEFAULT_GRACE_MS = 20_000;
+/** Default of `--max-failures`. */
+export const DEFAULT_MAX_FAILURES = 100;
 
 /** Options of {@link agentCommand}. */
 export interface AgentCommandOptions extends KernelOptions {
-  /** Reconcile this often (ms) even when nothing changed. */
+  /** Reconcile (and re-read the file) this often (ms). */
   intervalMs: number;
   /** Wait this long (ms) after a change of the file before applying. */
   debounceMs: number;
-  /** `HOST:PORT` on loopback for Prometheus metrics. */
-  metrics?: string;
-  /** Apply once and return (exit 0 converged, 1 not). */
+  /** `HOST:PORT` for `/metrics`, `/livez`, `/readyz` (default {@link DEFAULT_METRICS_BIND_ADDRESS}). */
+  metricsBindAddress?: string;
+  /** Serve nothing. */
+  noMetrics?: boolean;
+  /** The address came from the deprecated `--metrics` flag (a warning is logged). */
+  deprecatedMetricsFlag?: boolean;
+  /** After a stop signal, let the apply in flight run this long (ms) before aborting it. */
+  graceMs?: number;
+  /** How long each apply waits for another writer of the kernel (ms; default 30 s). */
+  waitMs?: number;
+  /** The kernel lock file (default: see `lockPathFor`). */
+  lockFile?: string;
+  /** Failing applies in a row before exit 5 (default {@link DEFAULT_MAX_FAILURES}). */
+  maxFailures?: number;
+  /** Apply once and return (0 converged, 3 only in-use leftovers, 1 not). */
   once?: boolean;
+  logFormat?: LogFormat;
+  logLevel?: LogLevel;
   /** Resolves when the agent should stop (default: SIGINT or SIGTERM). */
   stopSignal?: Promise<unknown>;
-}
-
-/** Metrics the command adds to the agent's registry (the agent counts operations, durations, failures). */
-export interface FileAgentMetrics {
-  observe(report: ApplyReport): void;
-  fileError(): void;
-  kernelError(): void;
-}
-
-/** Adds the command's own metrics to `registry`: converged, last apply time, file errors. */
-export function createFileAgentMetrics(registry: Registry): FileAgentMetrics {
-  const converged = new Gauge({ name: 'ipsets_converged', help: '1 when the last apply converged, else 0.', registers: [registry] });
-  const notConverged = new Gauge({
-    name: 'ipsets_sets_not_converged',
-    help: 'Sets that did not reach their desired state in the last apply.',
-    registers: [registry],
-  });
-  const last = new Gauge({ name: 'ipsets_last_apply_timestamp_seconds', help: 'When the last apply ended (unix seconds).', registers: [registry] });
-  const fileErrors = new Counter({
-    name: 'ipsets_file_errors_total',
-    help: 'Times the desired-state file was unreadable or invalid (the last good state stayed in force).',
-    registers: [registry],
-  });
-  return {
-    observe(report) {
-      converged.set(report.converged ? 1 : 0);
-      notConverged.set(report.failedSets.length);
-      last.set(Date.now() / 1000);
-    },
-    fileError() {
-      fileErrors.inc();
-    },
-    kernelError() {
-      converged.set(0);
-      last.set(Date.now() / 1000);
-    },
-  };
-}
-
-/** Serves `/metrics` (Prometheus text) and `/healthz` on a loopback address. */
-export async function serveMetrics(address: ListenAddress, registry: Registry, healthy: () => boolean): Promise<Server> {
-  const server = createServer((req, res) => {
-    if (req.method !== 'GET') {
-      res.writeHead(405).end();
-      return;
-    }
-    if (req.url === '/metrics') {
-      registry
-        .metrics()
-        .then((text) => res.writeHead(200, { 'content-type': registry.contentType }).end(text))
-        .catch((error: unknown) => res.writeHead(500).end(String(error)));
-    } else if (req.url === '/healthz') {
-      const ok = healthy();
-      res.writeHead(ok ? 200 : 503, { 'content-type': 'text/plain' }).end(ok ? 'ok\n' : 'not converged\n');
-    } else {
-      res.writeHead(404).end();
-    }
-  });
-  await new Promise<void>((ok, fail) => {
-    server.once('error', fail);
-    server.listen(address.port, address.host, () => {
-      server.off('error', fail);
-      ok();
-    });
-  });
-  return server;
+  /** Watch the file's folder (default true); tests turn it off to play a missed event. */
+  watch?: boolean;
 }
 
 /** A port that forwards to whichever port is current (the fake kernel is reloaded per apply). */
@@ -127,137 +93,225 @@ class SwitchablePort implements IpsetPort {
   }
 }
 
-function defaultStopSignal(): Promise<string> {
-  return new Promise((ok) => {
-    const stop = (signal: string) => () => {
-      process.off('SIGINT', onInt);
-      process.off('SIGTERM', onTerm);
-      ok(signal);
-    };
-    const onInt = stop('SIGINT');
-    const onTerm = stop('SIGTERM');
-    process.once('SIGINT', onInt);
-    process.once('SIGTERM', onTerm);
-  });
+/** The library agent's lines at `warn` and above (its info lines repeat the command's), or all with `debug`. */
+function libraryLevel(level: LogLevel): LogLevel {
+  if (level === 'debug') return 'debug';
+  return level === 'info' ? 'warn' : level;
+}
+
+/** The exit code of one apply: 0 converged, 3 converged except in-use leftovers, 1 not converged. */
+function exitOfReport(report: ApplyReport): number {
+  if (!report.converged) return EXIT.failed;
+  return report.inUseSets.length > 0 ? EXIT.inUse : EXIT.ok;
 }
 
 /** Runs `ipsets agent`; resolves with the exit code when stopped. */
 export async function agentCommand(file: string, options: AgentCommandOptions, io: CliIo): Promise<number> {
+  if (file === '-') {
+    throw new IpsetsError('INVALID_ARGUMENT', 'the agent needs a FILE it can re-read; "-" (stdin) works for plan, diff and apply');
+  }
   const path = resolve(io.cwd, file);
-  const log = (text: string) => io.stderr.write(`${new Date().toISOString()} ipsets agent: ${text}\n`);
-  // Bad input at start is refused before anything runs: no kernel touched, exit 2.
-  const address = options.metrics === undefined ? undefined : parseListenAddress(options.metrics);
-  let lastText: string | undefined = await readFile(path, 'utf8').catch(() => undefined);
-  let desired = desiredStateOf(await loadDesiredFile(path));
-  await openKernel(options, io.cwd);
-
-  const registry = new Registry();
-  const metrics = createFileAgentMetrics(registry);
-  // The agent serialises operations and counts durations, attempts and failures by kind;
-  // its "manager" is the file's latest good desired state.
-  const holder = { desiredState: (): DesiredState => desired };
-  const kernelPort = new SwitchablePort();
-  const agent = createIpsetAgent({ manager: holder, port: kernelPort, registry });
-  // No logger: every apply's outcome is logged below, from its report.
-  let lastConverged = false;
-
-  const applyOnce = async (why: string): Promise<boolean> => {
-    const started = io.now();
-    try {
-      // Reopened every time: a fake kernel's state file may have been changed by another command.
-      const kernel = await openKernel(options, io.cwd);
-      kernelPort.current = kernel.port;
-      const report = await agent.reconcile();
-      await kernel.persist();
-      const ms = io.now() - started;
-      metrics.observe(report);
-      lastConverged = report.converged;
-      const changed = report.linesTotal === 0 ? 'nothing to do' : `${report.linesApplied}/${report.linesTotal} lines`;
-      log(`apply (${why}): ${report.converged ? 'converged' : 'NOT converged'}, ${changed}, ${formatDuration(ms)}`);
-      if (!report.converged || report.skipped.length > 0) {
-        io.stderr.write(formatApplyReport(report, { labels: labelsOf(desired), durationMs: ms }));
-      }
-      return report.converged;
-    } catch (error) {
-      metrics.kernelError();
-      lastConverged = false;
-      log(`apply (${why}) failed: ${error instanceof Error ? error.message : String(error)}`);
-      return false;
-    }
-  };
-
-  if (options.once === true) return (await applyOnce('once')) ? EXIT.ok : EXIT.failed;
-
-  // One apply at a time; triggers during an apply collapse into one follow-up.
-  let running: Promise<void> | undefined;
-  let pending: string | undefined;
-  let stopped = false;
-  const trigger = (why: string): void => {
-    if (stopped) return;
-    if (running !== undefined) {
-      pending ??= why;
-      return;
-    }
-    running = (async () => {
-      let next: string | undefined = why;
-      while (next !== undefined) {
-        pending = undefined;
-        await applyOnce(next);
-        next = pending;
-      }
-      running = undefined;
-    })();
-  };
-
-  const reload = async (): Promise<void> => {
-    try {
-      // Unchanged bytes (an editor touching the file, a platform without file names in
-      // watch events) are not a change: no apply.
-      const text = await readFile(path, 'utf8').catch(() => undefined);
-      if (text !== undefined && text === lastText) return;
-      desired = desiredStateOf(await loadDesiredFile(path));
-      lastText = text;
-      trigger('file changed');
-    } catch (error) {
-      metrics.fileError();
-      const message = isIpsetsError(error) ? error.message : String(error);
-      log(`${file} was not applied, keeping the last good state:\n${message}`);
-    }
-  };
-
-  let server: Server | undefined;
-  if (address !== undefined) {
-    server = await serveMetrics(address, registry, () => lastConverged);
-    const bound = server.address() as AddressInfo;
-    const host = bound.family === 'IPv6' ? `[${bound.address}]` : bound.address;
-    log(`metrics on http://${host}:${bound.port}/metrics`);
-  }
-
-  let debounce: NodeJS.Timeout | undefined;
-  const target = basename(path);
-  const watcher: FSWatcher = watch(dirname(path), (_event, name) => {
-    // Some platforms omit the name; then any change in the folder counts.
-    if (name !== null && name !== target) return;
-    clearTimeout(debounce);
-    debounce = setTimeout(() => void reload(), options.debounceMs);
+  const log = createLogger({
+    stream: io.stderr,
+    ...(options.logFormat === undefined ? {} : { format: options.logFormat }),
+    ...(options.logLevel === undefined ? {} : { level: options.logLevel }),
   });
-  const interval = setInterval(() => trigger('interval'), options.intervalMs);
-
-  log(`watching ${path}; reconciling every ${formatDuration(options.intervalMs)}`);
-  trigger('start');
-
-  const signal = await (options.stopSignal ?? defaultStopSignal());
-  stopped = true;
-  log(`stopping${typeof signal === 'string' ? ` (${signal})` : ''}`);
-  watcher.close();
-  clearInterval(interval);
-  clearTimeout(debounce);
-  while (running !== undefined) await running;
-  await agent.stop();
-  if (server !== undefined) {
-    const s = server;
-    await new Promise<void>((ok) => s.close(() => ok()));
+  if (options.deprecatedMetricsFlag === true) log.warn({ flag: '--metrics' }, '--metrics is deprecated; use --metrics-bind-address');
+  // Bad input at start is refused before anything runs: no kernel touched, exit 2.
+  const serve = options.once !== true && options.noMetrics !== true;
+  const address = serve ? parseListenAddress(options.metricsBindAddress ?? DEFAULT_METRICS_BIND_ADDRESS) : undefined;
+  const graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
+  // Listeners first: a SIGTERM while a big file is still being read ends the agent cleanly too.
+  let stopping = false;
+  const stopper =
+    options.stopSignal === undefined
+      ? listenForStop({
+          onStop: (signal) => {
+            stopping = true;
+            log.info({ signal, graceMs }, 'stop requested; letting the apply in flight finish');
+          },
+          onForce: (signal) => log.warn({ signal }, 'second signal: exiting now, the apply in flight is cut off'),
+        })
+      : undefined;
+  try {
+    return await runAgent();
+  } finally {
+    stopper?.dispose();
   }
-  log('stopped');
-  return EXIT.ok;
+
+  async function runAgent(): Promise<number> {
+    const registry = new Registry();
+    const metrics = createFileAgentMetrics(registry);
+    let scheduler: ApplyScheduler | undefined;
+    let probes: AgentProbes | undefined;
+    const source = await DesiredSource.open(
+      {
+        path,
+        debounceMs: options.debounceMs,
+        load: (text) => desiredStateOf(parseDesiredText(text, { source: path })),
+        onChange: () => scheduler?.trigger('file changed'),
+        onProblem: (kind, message, error) => {
+          metrics.fileError();
+          metrics.fileValid(false);
+          probes?.setFileProblem(message);
+          log.warn(
+            { file: path, problem: kind, err: error },
+            `${kind === 'missing' ? 'the desired file is missing' : 'the desired file is invalid'}; keeping the last good state`,
+          );
+        },
+        onRecovered: () => {
+          metrics.fileValid(true);
+          probes?.setFileProblem(undefined);
+          log.info({ file: path }, 'the desired file is valid again');
+        },
+        ...(options.watch === false ? { watch: false } : {}),
+      },
+      async () => {
+        try {
+          return await readFile(path, 'utf8');
+        } catch (error) {
+          throw new IpsetsError('INVALID_INPUT', `cannot read desired-state file ${quote(path)}: ${(error as Error).message}`, { cause: error });
+        }
+      },
+    );
+    await openKernel(options, io.cwd);
+    const lockFile = await lockPathFor(options, io.cwd);
+
+    const holder = { desiredState: (): DesiredState => source.desired };
+    const kernelPort = new SwitchablePort();
+    const restoreMs = options.timeoutMs ?? DEFAULT_RESTORE_TIMEOUT_MS;
+    const readMs = options.readTimeoutMs ?? DEFAULT_READ_TIMEOUT_MS;
+    const agent = createIpsetAgent({
+      manager: holder,
+      port: kernelPort,
+      registry,
+      maxConsecutiveFailures: options.maxFailures ?? DEFAULT_MAX_FAILURES,
+      // The whole read–plan–restore cycle of every apply holds the kernel lock.
+      lock: { path: lockFile, ...(options.waitMs === undefined ? {} : { waitMs: options.waitMs }) },
+      // Five restore attempts, two reads and the lock wait: anything longer is stuck.
+      stuckAfterMs: 5 * restoreMs + 2 * readMs + (options.waitMs ?? 30_000) + 30_000,
+      drivers: {
+        // Inside the agent's lock: a fake kernel's state file is re-read and written back
+        // there, so that another writer's change is never lost.
+        reconcile: async (desired, port, driverOptions) => {
+          const kernel = await openKernel(options, io.cwd);
+          kernelPort.current = kernel.port;
+          const report = await reconcileIPSets(desired, port, driverOptions);
+          await kernel.persist();
+          return report;
+        },
+      },
+      // The library's own lines repeat the apply line below; its warnings and errors stay.
+      logger: log.child({ component: 'agent' }, { level: libraryLevel(options.logLevel ?? 'info') }),
+    });
+    probes = new AgentProbes({ health: () => agent.health(), intervalMs: options.intervalMs });
+    if (source.fileProblem !== undefined) probes.setFileProblem(source.fileProblem);
+
+    let onFatal: (() => void) | undefined;
+    const fatalReached = new Promise<'fatal'>((ok) => (onFatal = () => ok('fatal')));
+    const applyOnce = async (why: string): Promise<number> => {
+      const started = io.now();
+      try {
+        const report = await agent.reconcile();
+        const durationMs = Math.round(io.now() - started);
+        metrics.observe(report);
+        const fields = {
+          trigger: why,
+          converged: report.converged,
+          durationMs,
+          lines: report.linesTotal,
+          linesApplied: report.linesApplied,
+          attempts: report.attempts.length,
+          failedSets: report.failedSets.slice(0, 20),
+          inUseSets: report.inUseSets.slice(0, 20),
+          consecutiveFailures: agent.consecutiveFailures,
+          ...(report.fatal === undefined ? {} : { fatal: report.fatal.code, fatalMessage: report.fatal.message }),
+        };
+        if (report.converged) log.info(fields, 'apply converged');
+        else log.warn(fields, 'apply did not converge');
+        if (agent.fatalError !== undefined) throw agent.fatalError;
+        return exitOfReport(report);
+      } catch (error) {
+        metrics.kernelError();
+        if (isIpsetsError(error, 'MAX_CONSECUTIVE_FAILURES')) {
+          log.error(
+            { trigger: why, err: error, consecutiveFailures: agent.consecutiveFailures, exitCode: EXIT.tooManyFailures },
+            'the consecutive-failure limit was reached; exiting so that the supervisor restarts the agent',
+          );
+          onFatal?.();
+          return EXIT.tooManyFailures;
+        }
+        if (stopping && isIpsetsError(error, 'ABORTED')) {
+          log.warn({ trigger: why, err: error }, 'apply aborted by the stop');
+          return EXIT.failed;
+        }
+        const lockHeld = isIpsetsError(error) && (error.code as string) === 'LOCK_HELD';
+        log.error({ trigger: why, err: error, durationMs: Math.round(io.now() - started), consecutiveFailures: agent.consecutiveFailures }, 'apply failed');
+        return lockHeld ? EXIT.lockHeld : EXIT.failed;
+      }
+    };
+
+    const stopAgent = async (why: string): Promise<void> => {
+      const result = await agent.stop({ graceMs });
+      if (result.aborted) {
+        const report = result.report as ApplyReport | undefined;
+        log.warn(
+          { graceMs, inFlight: result.inFlight, waitedMs: Math.round(result.waitedMs), failedSets: report?.failedSets?.slice(0, 20) ?? [] },
+          'the grace period ran out; the apply in flight was aborted (the next start repairs it)',
+        );
+      } else if (result.inFlight !== undefined) {
+        log.info({ inFlight: result.inFlight, waitedMs: Math.round(result.waitedMs), why }, 'the apply in flight finished');
+      }
+    };
+
+    if (stopper?.signal !== undefined) {
+      log.info({ signal: stopper.signal, exitCode: EXIT.ok }, 'stopped before the first apply; nothing was changed');
+      return EXIT.ok;
+    }
+    if (options.once === true) {
+      const once = applyOnce('once');
+      const first = await Promise.race([once.then(() => 'done' as const), stopper?.stopped ?? new Promise<never>(() => {})]);
+      if (first !== 'done') await stopAgent(first);
+      const code = await once;
+      if (stopper?.signal !== undefined) log.info({ signal: stopper.signal, exitCode: code }, 'stopped');
+      return code;
+    }
+
+    scheduler = new ApplyScheduler({
+      intervalMs: options.intervalMs,
+      run: async (why) => {
+        await applyOnce(why);
+      },
+      onTick: async () => {
+        probes?.beat();
+        await source.check();
+      },
+    });
+
+    let server: Server | undefined;
+    if (address !== undefined) {
+      server = await serveAgentHttp(address, registry, probes);
+      const bound = server.address() as AddressInfo;
+      const host = bound.family === 'IPv6' ? `[${bound.address}]` : bound.address;
+      log.info({ address: `${host}:${bound.port}`, url: `http://${host}:${bound.port}/metrics` }, 'serving /metrics, /livez and /readyz');
+    }
+    await source.start();
+    log.info({ file: path, lockFile, intervalMs: options.intervalMs, debounceMs: options.debounceMs }, 'agent started');
+    scheduler.trigger('start');
+    scheduler.start();
+
+    const why = await Promise.race([options.stopSignal ?? stopper!.stopped, fatalReached]);
+    stopping = true;
+    source.close();
+    const halted = scheduler.halt();
+    await stopAgent(String(why));
+    await halted;
+    if (server !== undefined) await closeServer(server);
+    if (why === 'fatal') {
+      log.error({ exitCode: EXIT.tooManyFailures, consecutiveFailures: agent.consecutiveFailures }, 'stopped');
+      return EXIT.tooManyFailures;
+    }
+    log.info({ signal: String(why), exitCode: EXIT.ok }, 'stopped');
+    return EXIT.ok;
+  }
 }

@@ -1,38 +1,114 @@
 /**
  * `ipsets apply FILE`: makes the chosen kernel's owned sets equal to the file
  * (reconcile: drift repaired, owned sets not in the file removed, foreign sets
- * untouched) and prints the report. Exit 0 converged, 1 not converged, 2 bad input.
+ * untouched) and prints the report and a per-set summary. Exit 0 converged, 1 not
+ * converged (or the kernel failed or timed out), 2 bad input, 3 converged except
+ * in-use leftovers. SIGTERM/SIGINT let the restore in flight finish (or abort it after
+ * `--grace`), start no other, and the report says what did not reach the kernel.
  */
-import { resolve } from 'node:path';
 import { reconcileIPSets } from '@ipsets/core';
+import type { ApplyReport } from '@ipsets/core';
 import { EXIT, stdoutStyle } from '../cli-io.js';
 import type { CliIo } from '../cli-io.js';
-import { desiredStateOf, loadDesiredFile } from '../desired-file.js';
+import { desiredStateOf } from '../desired-file.js';
+import { loadDesiredInput } from '../desired-input.js';
 import { formatApplyReport, labelsOf, reportToJson } from '../format.js';
 import { openKernel, withProgress } from '../kernel.js';
 import type { KernelOptions } from '../kernel.js';
+import { createLogger } from '../logging.js';
+import type { LogFormat, LogLevel } from '../logging.js';
+import { formatSetSummary, summarizeSets } from '../set-summary.js';
+import { lockPathFor, withWriterLock } from '../kernel-lock.js';
+import { listenForStop, stoppablePort } from '../signals.js';
+import type { StoppablePort } from '../signals.js';
+
+/** Default of `--grace` for apply: how long a stop waits for the restore in flight. */
+export const DEFAULT_APPLY_GRACE_MS = 20_000;
 
 /** Options of {@link applyCommand}. */
 export interface ApplyCommandOptions extends KernelOptions {
   /** Print the report as JSON. */
   json?: boolean;
+  /** After SIGTERM/SIGINT, let the restore in flight run this long (ms) before aborting it. */
+  graceMs?: number;
+  /** How long to wait for another writer of the kernel (ms; default 30 s), then exit 4. */
+  waitMs?: number;
+  /** The kernel lock file (default: see `lockPathFor`). */
+  lockFile?: string;
+  logFormat?: LogFormat;
+  logLevel?: LogLevel;
+  /** Where `-` reads from (default process.stdin). */
+  stdin?: AsyncIterable<string | Buffer>;
+  /** Install SIGTERM/SIGINT listeners (default true; in-process tests turn it off). */
+  handleSignals?: boolean;
+}
+
+/** 0 converged, 3 converged except owned sets still in use, 1 not converged. */
+export function applyExitCode(report: ApplyReport): number {
+  if (!report.converged) return EXIT.failed;
+  return report.inUseSets.length > 0 ? EXIT.inUse : EXIT.ok;
 }
 
 /** Runs `ipsets apply`; returns the exit code. */
 export async function applyCommand(file: string, options: ApplyCommandOptions, io: CliIo): Promise<number> {
-  // Validate the whole file before the kernel is even opened: a bad file changes nothing.
-  const desiredFile = await loadDesiredFile(resolve(io.cwd, file));
-  const desired = desiredStateOf(desiredFile);
-  const kernel = await openKernel(options, io.cwd);
-  const started = io.now();
-  const report = await reconcileIPSets(desired, withProgress(kernel.port, io.stderr));
-  const durationMs = io.now() - started;
-  await kernel.persist();
-  if (options.json === true) {
-    io.stdout.write(JSON.stringify(reportToJson(report, durationMs), null, 2) + '\n');
-  } else {
-    io.stdout.write(`${kernel.description}: ${desired.sets.length} desired set(s)\n`);
-    io.stdout.write(formatApplyReport(report, { style: stdoutStyle(io), labels: labelsOf(desired), durationMs }));
+  const log = createLogger({
+    stream: io.stderr,
+    ...(options.logFormat === undefined ? {} : { format: options.logFormat }),
+    ...(options.logLevel === undefined ? {} : { level: options.logLevel }),
+  });
+  const graceMs = options.graceMs ?? DEFAULT_APPLY_GRACE_MS;
+  const waitAbort = new AbortController();
+  let port: StoppablePort | undefined;
+  // Listeners first: a signal while a big file is still being read must not kill the process either.
+  const stopper =
+    options.handleSignals === false
+      ? undefined
+      : listenForStop({
+          onStop: (signal) => {
+            const why = `ipsets apply was stopped by ${signal}`;
+            log.warn({ signal, graceMs, restoreInFlight: port?.busy === true }, 'stop requested: the restore in flight may finish, no other starts');
+            waitAbort.abort(new Error(why));
+            port?.refuseNewCalls(why);
+            setTimeout(() => {
+              if (port?.busy !== true) return;
+              log.warn({ signal, graceMs }, 'the grace period ran out; aborting the restore in flight');
+              port.abortInFlight(`the grace period of ${graceMs} ms after ${signal} ran out`);
+            }, graceMs).unref();
+          },
+          onForce: (signal) => log.error({ signal }, 'second signal: exiting now; the kernel may be half-applied, run apply again'),
+        });
+  try {
+    // Validate the whole file before the kernel is even opened: a bad file changes nothing.
+    const desiredFile = await loadDesiredInput(file, io, options.stdin);
+    const desired = desiredStateOf(desiredFile);
+    const lockFile = await lockPathFor(options, io.cwd);
+    // The whole read–plan–restore cycle holds the kernel lock; a fake kernel's state is
+    // read inside it too, so that two writers never work from the same old state.
+    const lockOptions = { signal: waitAbort.signal, ...(options.waitMs === undefined ? {} : { waitMs: options.waitMs }) };
+    const { kernel, report, durationMs } = await withWriterLock(lockFile, lockOptions, log, async () => {
+      const kernel = await openKernel(options, io.cwd);
+      port = stoppablePort(withProgress(kernel.port, io.stderr));
+      if (stopper?.signal !== undefined) port.refuseNewCalls(`ipsets apply was stopped by ${stopper.signal}`);
+      const started = io.now();
+      const report = await reconcileIPSets(desired, port);
+      const durationMs = io.now() - started;
+      await kernel.persist();
+      return { kernel, report, durationMs };
+    });
+    const sets = summarizeSets(report, desired);
+    const code = applyExitCode(report);
+    if (options.json === true) {
+      io.stdout.write(JSON.stringify({ schemaVersion: 1, exitCode: code, ...reportToJson(report, durationMs), sets }, null, 2) + '\n');
+    } else {
+      io.stdout.write(`${kernel.description}: ${desired.sets.length} desired set(s)\n`);
+      io.stdout.write(formatApplyReport(report, { style: stdoutStyle(io), labels: labelsOf(desired), durationMs }));
+      io.stdout.write(formatSetSummary(sets));
+    }
+    if (stopper?.signal !== undefined) {
+      log.info({ signal: stopper.signal, converged: report.converged, failedSets: report.failedSets.slice(0, 20), exitCode: code }, 'stopped');
+    }
+    return code;
+  } finally {
+    stopper?.dispose();
   }
-  return report.converged ? EXIT.ok : EXIT.failed;
 }

@@ -2,12 +2,12 @@
  * `ipsets diff FILE`: per set, the members to add and remove to make the chosen
  * kernel equal to the file (what `apply` would change). Changes nothing.
  */
-import { resolve } from 'node:path';
 import { IpsetsError, parseListHeaders, parseSave, planReconcile } from '@ipsets/core';
 import type { IpsetPort, SaveSnapshot, SetHeader } from '@ipsets/core';
 import { EXIT, stdoutStyle } from '../cli-io.js';
 import type { CliIo } from '../cli-io.js';
-import { desiredStateOf, loadDesiredFile } from '../desired-file.js';
+import { desiredStateOf } from '../desired-file.js';
+import { loadDesiredInput } from '../desired-input.js';
 import { diffFromPlan, formatDiff } from '../format.js';
 import { openKernel } from '../kernel.js';
 import type { KernelOptions } from '../kernel.js';
@@ -18,6 +18,10 @@ export interface DiffCommandOptions extends KernelOptions {
   limit?: number;
   /** Exit 1 when there are differences (like `git diff --exit-code`). */
   exitCode?: boolean;
+  /** Print the differences as JSON. */
+  json?: boolean;
+  /** Where `-` reads from (default process.stdin). */
+  stdin?: AsyncIterable<string | Buffer>;
 }
 
 /** Reads the kernel's save and headers through a port. */
@@ -35,12 +39,17 @@ export async function readKernel(port: IpsetPort): Promise<{ snapshot: SaveSnaps
 
 /** Runs `ipsets diff`; returns the exit code. */
 export async function diffCommand(file: string, options: DiffCommandOptions, io: CliIo): Promise<number> {
-  const desiredFile = await loadDesiredFile(resolve(io.cwd, file));
+  const desiredFile = await loadDesiredInput(file, io, options.stdin);
   const desired = desiredStateOf(desiredFile);
   const kernel = await openKernel(options, io.cwd);
   const { snapshot, headers } = await readKernel(kernel.port);
   const plan = planReconcile(desired, snapshot, headers);
   const diffs = diffFromPlan(plan, snapshot, desired);
+  const code = options.exitCode === true && diffs.length > 0 ? EXIT.failed : EXIT.ok;
+  if (options.json === true) {
+    io.stdout.write(JSON.stringify({ schemaVersion: 1, exitCode: code, desiredSets: desired.sets.length, sets: diffs, notes: plan.notes ?? [] }, null, 2) + '\n');
+    return code;
+  }
   io.stdout.write(
     formatDiff(diffs, {
       style: stdoutStyle(io),
@@ -49,5 +58,5 @@ export async function diffCommand(file: string, options: DiffCommandOptions, io:
     }),
   );
   for (const note of plan.notes ?? []) io.stderr.write(`ipsets: note: ${note.set}: ${note.kind}: ${note.message}\n`);
-  return options.exitCode === true && diffs.length > 0 ? EXIT.failed : EXIT.ok;
+  return code;
 }

@@ -8,7 +8,8 @@ import { IpsetsError, parseSave, planReconcile, quote, renderRestore } from '@ip
 import type { SaveSnapshot } from '@ipsets/core';
 import { EXIT } from '../cli-io.js';
 import type { CliIo } from '../cli-io.js';
-import { desiredStateOf, loadDesiredFile } from '../desired-file.js';
+import { desiredStateOf } from '../desired-file.js';
+import { loadDesiredInput } from '../desired-input.js';
 import { formatPlanCounts, planToJson } from '../format.js';
 
 /** Options of {@link planCommand}. */
@@ -45,14 +46,17 @@ export async function readSaveSnapshot(path: string, io: CliIo, stdin?: AsyncIte
 
 /** Runs `ipsets plan`; returns the exit code. */
 export async function planCommand(file: string, options: PlanCommandOptions, io: CliIo): Promise<number> {
-  const desiredFile = await loadDesiredFile(resolve(io.cwd, file));
+  if (file === '-' && options.save === '-') {
+    throw new IpsetsError('INVALID_ARGUMENT', 'FILE and --save cannot both be "-" (stdin); give one of them as a file');
+  }
+  const desiredFile = await loadDesiredInput(file, io, options.stdin);
   const desired = desiredStateOf(desiredFile);
   const snapshot: SaveSnapshot =
     options.save === undefined ? { sets: [], problems: [] } : await readSaveSnapshot(options.save, io, options.stdin);
   // A captured save has no reference counts; the plan's destroy handlers cover sets still in use.
   const plan = planReconcile(desired, snapshot, []);
   if (options.json === true) {
-    io.stdout.write(JSON.stringify(planToJson(plan), null, 2) + '\n');
+    io.stdout.write(JSON.stringify({ schemaVersion: 1, ...planToJson(plan) }, null, 2) + '\n');
     return EXIT.ok;
   }
   io.stdout.write(renderRestore(plan));

@@ -10,24 +10,46 @@ import { DEFAULT_FILE_OWNER } from '../desired-file.js';
 import { formatResetReport, reportToJson } from '../format.js';
 import { openKernel, withProgress } from '../kernel.js';
 import type { KernelOptions } from '../kernel.js';
+import { lockPathFor, withWriterLock } from '../kernel-lock.js';
+import { createLogger } from '../logging.js';
+import type { LogFormat, LogLevel } from '../logging.js';
 
 /** Options of {@link resetCommand}. */
 export interface ResetCommandOptions extends KernelOptions {
   /** Owner prefix (default `azure-npm-`). */
   owner?: string;
   json?: boolean;
+  /** How long to wait for another writer of the kernel (ms; default 30 s), then exit 4. */
+  waitMs?: number;
+  /** The kernel lock file (default: see `lockPathFor`). */
+  lockFile?: string;
+  logFormat?: LogFormat;
+  logLevel?: LogLevel;
 }
 
 /** Runs `ipsets reset`; returns the exit code (1 when sets leaked or the reset failed). */
 export async function resetCommand(options: ResetCommandOptions, io: CliIo): Promise<number> {
-  const kernel = await openKernel(options, io.cwd);
   const owner = options.owner ?? DEFAULT_FILE_OWNER;
-  const started = io.now();
-  const report = await resetIPSets(withProgress(kernel.port, io.stderr), { owner });
-  const durationMs = io.now() - started;
-  await kernel.persist();
+  const lockFile = await lockPathFor(options, io.cwd);
+  const log = createLogger({
+    stream: io.stderr,
+    ...(options.logFormat === undefined ? {} : { format: options.logFormat }),
+    ...(options.logLevel === undefined ? {} : { level: options.logLevel }),
+  });
+  // A reset is a writer: it holds the kernel lock for its list, flush and destroy.
+  const { report, durationMs } = await withWriterLock(lockFile, options.waitMs === undefined ? {} : { waitMs: options.waitMs }, log, async () => {
+    const kernel = await openKernel(options, io.cwd);
+    const started = io.now();
+    const report = await resetIPSets(withProgress(kernel.port, io.stderr), { owner });
+    const durationMs = io.now() - started;
+    await kernel.persist();
+    return { report, durationMs };
+  });
+  const code = report.converged && report.leaked.length === 0 ? EXIT.ok : EXIT.failed;
   if (options.json === true) {
     const json = {
+      schemaVersion: 1,
+      exitCode: code,
       ...report,
       flush: reportToJson(report.flush),
       ...(report.destroy === undefined ? {} : { destroy: reportToJson(report.destroy) }),
@@ -35,5 +57,5 @@ export async function resetCommand(options: ResetCommandOptions, io: CliIo): Pro
     };
     io.stdout.write(JSON.stringify(json, null, 2) + '\n');
   } else io.stdout.write(formatResetReport(report, { style: stdoutStyle(io), durationMs, owner }));
-  return report.converged && report.leaked.length === 0 ? EXIT.ok : EXIT.failed;
+  return code;
 }

@@ -2,7 +2,7 @@
  * `ipsets save`: the kernel's owned sets in `ipset save` format (the kernel's own
  * lines, filtered to the owner prefix), ready for `ipsets plan --save`.
  */
-import { IpsetsError } from '@ipsets/core';
+import { IpsetsError, parseSave } from '@ipsets/core';
 import { EXIT } from '../cli-io.js';
 import type { CliIo } from '../cli-io.js';
 import { DEFAULT_FILE_OWNER } from '../desired-file.js';
@@ -13,6 +13,8 @@ import type { KernelOptions } from '../kernel.js';
 export interface SaveCommandOptions extends KernelOptions {
   /** Owner prefix (default `azure-npm-`). */
   owner?: string;
+  /** Print the owned sets as JSON (name, type, options, members). */
+  json?: boolean;
 }
 
 /** The lines of an `ipset save` text that belong to sets whose names start with `owner`. */
@@ -36,6 +38,12 @@ export async function saveCommand(options: SaveCommandOptions, io: CliIo): Promi
   if (saved.exitCode !== 0) {
     throw new IpsetsError('KERNEL_READ_FAILED', `ipset save failed (exit ${saved.exitCode}): ${saved.stderr.trim()}`);
   }
-  io.stdout.write(filterOwnedSave(saved.stdout, options.owner ?? DEFAULT_FILE_OWNER));
+  const owner = options.owner ?? DEFAULT_FILE_OWNER;
+  const owned = filterOwnedSave(saved.stdout, owner);
+  if (options.json === true) {
+    io.stdout.write(JSON.stringify({ schemaVersion: 1, owner, sets: parseSave(owned).sets }, null, 2) + '\n');
+    return EXIT.ok;
+  }
+  io.stdout.write(owned);
   return EXIT.ok;
 }

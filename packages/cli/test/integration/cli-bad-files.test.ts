@@ -16,7 +16,7 @@ const GOOD = 'sets:\n  - { type: namespace, name: shop, members: [10.0.0.1] }\n'
 beforeAll(async () => {
   ({ dir, cleanup } = await tempDir());
   await writeFile(join(dir, 'good.yaml'), GOOD);
-  const applied = await ipsets(['apply', 'good.yaml'], { cwd: dir });
+  const applied = await ipsets(['apply', '--kernel', 'fake', 'good.yaml'], { cwd: dir });
   expect(applied.exitCode, applied.stdout + applied.stderr).toBe(0);
   stateBefore = await readFile(join(dir, '.ipsets-state.json'), 'utf8');
 });
@@ -82,7 +82,7 @@ describe('bad files exit 2 and change nothing', () => {
     const name = `bad.${ext ?? 'yaml'}`;
     await writeFile(join(dir, name), file);
     for (const command of ['apply', 'plan', 'diff']) {
-      const run = await ipsets([command, name], { cwd: dir });
+      const run = await ipsets([command, name, ...(command === 'plan' ? [] : ['--kernel', 'fake'])], { cwd: dir });
       expect(run.exitCode, `${command}: ${run.stderr}`).toBe(2);
       expect(run.stdout).toBe('');
       expect(run.stderr).toContain(`${name}: `);
@@ -94,18 +94,18 @@ describe('bad files exit 2 and change nothing', () => {
     expect(await readFile(join(dir, '.ipsets-state.json'), 'utf8')).toBe(stateBefore);
   });
 
-  it('the agent refuses a bad file at start (exit 2) and a non-loopback metrics address', async () => {
+  it('the agent refuses a bad file at start (exit 2) and a metrics address without a port', async () => {
     await writeFile(join(dir, 'bad.yaml'), CASES[1]!.file);
-    const bad = await ipsets(['agent', 'bad.yaml'], { cwd: dir });
+    const bad = await ipsets(['agent', '--kernel', 'fake', 'bad.yaml'], { cwd: dir });
     expect(bad.exitCode, bad.stdout + bad.stderr).toBe(2);
-    const exposed = await ipsets(['agent', 'good.yaml', '--metrics', '0.0.0.0:9464'], { cwd: dir });
-    expect(exposed.exitCode, exposed.stdout + exposed.stderr).toBe(2);
-    expect(exposed.stderr).toContain('"0.0.0.0:9464" is not loopback');
+    const noPort = await ipsets(['agent', '--kernel', 'fake', 'good.yaml', '--metrics-bind-address', '0.0.0.0'], { cwd: dir });
+    expect(noPort.exitCode, noPort.stdout + noPort.stderr).toBe(2);
+    expect(noPort.stderr).toContain('metrics address "0.0.0.0" has no port');
     expect(await readFile(join(dir, '.ipsets-state.json'), 'utf8')).toBe(stateBefore);
   });
 
   it('a missing file exits 2', async () => {
-    const run = await ipsets(['apply', 'nope.yaml'], { cwd: dir });
+    const run = await ipsets(['apply', '--kernel', 'fake', 'nope.yaml'], { cwd: dir });
     expect(run.exitCode, run.stdout + run.stderr).toBe(2);
     expect(run.stderr).toContain('cannot read desired-state file');
   });

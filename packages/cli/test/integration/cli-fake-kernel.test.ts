@@ -89,13 +89,13 @@ describe('ipsets plan', () => {
 
 describe('ipsets apply, diff, save, reset on the fake kernel', () => {
   it('applies, reports converged, and a second diff shows nothing', async () => {
-    const before = await ipsets(['diff', 'small.yaml'], { cwd: dir });
+    const before = await ipsets(['diff', '--kernel', 'fake', 'small.yaml'], { cwd: dir });
     expect(before.exitCode, before.stdout + before.stderr).toBe(0);
     expect(before.stdout).toContain(`+ ns-shop (${SHOP})  new set, +3 -0`);
     expect(before.stdout).toContain('    + 10.244.1.10');
     expect(before.stdout).not.toContain('\u001b[');
 
-    const apply = await ipsets(['apply', 'small.yaml'], { cwd: dir });
+    const apply = await ipsets(['apply', '--kernel', 'fake', 'small.yaml'], { cwd: dir });
     expect(apply.exitCode, apply.stdout + apply.stderr).toBe(0);
     expect(apply.stdout).toContain('converged');
     expect(apply.stdout).toMatch(/applied (\d+) of \1 lines in 1 attempt/);
@@ -103,70 +103,70 @@ describe('ipsets apply, diff, save, reset on the fake kernel', () => {
     const state = JSON.parse(await readFile(join(dir, '.ipsets-state.json'), 'utf8')) as unknown;
     expect(state).toBeTruthy();
 
-    const after = await ipsets(['diff', 'small.yaml', '--exit-code'], { cwd: dir });
+    const after = await ipsets(['diff', '--kernel', 'fake', 'small.yaml', '--exit-code'], { cwd: dir });
     expect(after).toMatchObject({ exitCode: 0 });
     expect(after.stdout).toContain('no differences');
 
-    const again = await ipsets(['apply', 'small.yaml'], { cwd: dir });
+    const again = await ipsets(['apply', '--kernel', 'fake', 'small.yaml'], { cwd: dir });
     expect(again.stdout).toMatch(/applied 0 of 0 lines/);
   });
 
   it('repairs drift and removes sets the file no longer lists', async () => {
-    await ipsets(['apply', 'small.yaml'], { cwd: dir });
+    await ipsets(['apply', '--kernel', 'fake', 'small.yaml'], { cwd: dir });
     const smaller = (await readFile(join(dir, 'small.yaml'), 'utf8'))
       .replace('members: [10.244.1.10, 10.244.1.11, 10.244.1.12]', 'members: [10.244.1.10, 10.244.1.99]')
       .replace(/  - type: cidrBlocks\n[\s\S]*$/, '');
     await writeFile(join(dir, 'smaller.yaml'), smaller);
-    const diff = await ipsets(['diff', 'smaller.yaml', '--exit-code'], { cwd: dir });
+    const diff = await ipsets(['diff', '--kernel', 'fake', 'smaller.yaml', '--exit-code'], { cwd: dir });
     expect(diff.exitCode, diff.stdout + diff.stderr).toBe(1);
     expect(diff.stdout).toContain(`~ ns-shop (${SHOP})  +1 -2`);
     expect(diff.stdout).toContain(`- ${EGRESS}  destroy, +0 -2`);
-    const apply = await ipsets(['apply', 'smaller.yaml'], { cwd: dir });
+    const apply = await ipsets(['apply', '--kernel', 'fake', 'smaller.yaml'], { cwd: dir });
     expect(apply.exitCode, apply.stdout + apply.stderr).toBe(0);
-    const save = await ipsets(['save'], { cwd: dir });
+    const save = await ipsets(['save', '--kernel', 'fake'], { cwd: dir });
     const snapshot = parseSave(save.stdout);
     expect(snapshot.sets.find((s) => s.name === SHOP)?.members.sort()).toEqual(['10.244.1.10', '10.244.1.99']);
     expect(snapshot.sets.some((s) => s.name === EGRESS)).toBe(false);
   });
 
   it('colours the diff only when asked (FORCE_COLOR), never with NO_COLOR', async () => {
-    const plain = await ipsets(['diff', 'small.yaml'], { cwd: dir });
+    const plain = await ipsets(['diff', '--kernel', 'fake', 'small.yaml'], { cwd: dir });
     expect(plain.stdout).not.toContain('\u001b[');
-    const forced = await ipsets(['diff', 'small.yaml'], { cwd: dir, env: { NO_COLOR: '', FORCE_COLOR: '1' } });
+    const forced = await ipsets(['diff', '--kernel', 'fake', 'small.yaml'], { cwd: dir, env: { NO_COLOR: '', FORCE_COLOR: '1' } });
     expect(forced.stdout).toContain('\u001b[32m');
   });
 
   it('save prints only owned sets in save format; reset removes them and leaves foreign sets', async () => {
-    await ipsets(['apply', 'small.yaml'], { cwd: dir });
+    await ipsets(['apply', '--kernel', 'fake', 'small.yaml'], { cwd: dir });
     // A second owner's sets in the same kernel: an apply of another file with owner "other-".
     await writeFile(join(dir, 'other.yaml'), 'owner: other-\nsets:\n  - { type: namespace, name: x, members: [192.0.2.1] }\n');
-    await expectExit(ipsets(['apply', 'other.yaml'], { cwd: dir }), 0);
+    await expectExit(ipsets(['apply', '--kernel', 'fake', 'other.yaml'], { cwd: dir }), 0);
 
-    const save = await ipsets(['save'], { cwd: dir });
+    const save = await ipsets(['save', '--kernel', 'fake'], { cwd: dir });
     expect(save.exitCode, save.stdout + save.stderr).toBe(0);
     const lines = save.stdout.trimEnd().split('\n');
     expect(lines.every((l) => /^(create|add) azure-npm-/.test(l))).toBe(true);
     expect(lines.filter((l) => l.startsWith('create '))).toHaveLength(11);
 
-    const reset = await ipsets(['reset'], { cwd: dir });
+    const reset = await ipsets(['reset', '--kernel', 'fake'], { cwd: dir });
     expect(reset.exitCode, reset.stdout + reset.stderr).toBe(0);
     expect(reset.stdout).toContain('11 found, 11 destroyed');
     expect(reset.stdout).toContain('reset complete');
-    expect((await ipsets(['save'], { cwd: dir })).stdout).toBe('');
-    const other = await ipsets(['save', '--owner', 'other-'], { cwd: dir });
+    expect((await ipsets(['save', '--kernel', 'fake'], { cwd: dir })).stdout).toBe('');
+    const other = await ipsets(['save', '--kernel', 'fake', '--owner', 'other-'], { cwd: dir });
     expect(other.stdout).toContain('add other-');
   });
 
   it('--state moves the state file', async () => {
-    const apply = await ipsets(['apply', 'small.yaml', '--state', 'sub/kernel.json'], { cwd: dir });
+    const apply = await ipsets(['apply', '--kernel', 'fake', 'small.yaml', '--state', 'sub/kernel.json'], { cwd: dir });
     expect(apply.exitCode, apply.stdout + apply.stderr).toBe(0);
     expect(apply.stdout).toContain(join(dir, 'sub/kernel.json'));
-    expect((await ipsets(['save'], { cwd: dir })).stdout).toBe('');
-    expect((await ipsets(['save', '--state', 'sub/kernel.json'], { cwd: dir })).stdout).toContain(`create ${SHOP} hash:net`);
+    expect((await ipsets(['save', '--kernel', 'fake'], { cwd: dir })).stdout).toBe('');
+    expect((await ipsets(['save', '--kernel', 'fake', '--state', 'sub/kernel.json'], { cwd: dir })).stdout).toContain(`create ${SHOP} hash:net`);
   });
 
   it('--json apply report is machine readable', async () => {
-    const run = await ipsets(['apply', 'small.yaml', '--json'], { cwd: dir });
+    const run = await ipsets(['apply', '--kernel', 'fake', 'small.yaml', '--json'], { cwd: dir });
     const json = JSON.parse(run.stdout) as { converged: boolean; attempts: unknown[]; linesApplied: number };
     expect(json.converged).toBe(true);
     expect(json.attempts).toHaveLength(1);
@@ -174,17 +174,17 @@ describe('ipsets apply, diff, save, reset on the fake kernel', () => {
   });
 
   it('refuses linux-only options with the fake kernel (exit 2)', async () => {
-    const run = await ipsets(['apply', 'small.yaml', '--netns', 'x'], { cwd: dir });
+    const run = await ipsets(['apply', '--kernel', 'fake', 'small.yaml', '--netns', 'x'], { cwd: dir });
     expect(run.exitCode, run.stdout + run.stderr).toBe(2);
     expect(run.stderr).toContain('--netns and --ipset need --kernel linux');
   });
 
   it('handles the node-sized example', async () => {
     const node = join(EXAMPLES, 'node.json');
-    const apply = await ipsets(['apply', node], { cwd: dir });
+    const apply = await ipsets(['apply', '--kernel', 'fake', node], { cwd: dir });
     expect(apply.exitCode, apply.stdout + apply.stderr).toBe(0);
     expect(apply.stdout).toContain('converged');
-    const diff = await ipsets(['diff', node, '--exit-code'], { cwd: dir });
+    const diff = await ipsets(['diff', '--kernel', 'fake', node, '--exit-code'], { cwd: dir });
     expect(diff.exitCode, diff.stdout + diff.stderr).toBe(0);
   });
 });

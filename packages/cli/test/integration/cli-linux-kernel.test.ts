@@ -4,7 +4,7 @@
  * `--kernel linux --netns NAME`; a foreign set stays untouched; a set held by an
  * iptables rule is reported leaked by reset.
  */
-import { copyFile, readFile, writeFile } from 'node:fs/promises';
+import { copyFile, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { kernelName, parseSave } from '@ipsets/core';
@@ -17,7 +17,8 @@ describeKernel('ipsets on the real kernel (network namespace)', () => {
   let ns: TestNamespace;
   let dir: string;
   let cleanup: () => Promise<void>;
-  const linux = () => ['--kernel', 'linux', '--netns', ns.name];
+  // --netns alone means the real kernel.
+  const linux = () => ['--netns', ns.name];
 
   beforeAll(async () => {
     ns = await createTestNamespace('cli');
@@ -26,6 +27,7 @@ describeKernel('ipsets on the real kernel (network namespace)', () => {
   });
   afterAll(async () => {
     await ns?.dispose();
+    if (ns !== undefined) await rm(`/run/ipsets/${ns.name}.lock`, { force: true });
     await cleanup?.();
   });
 
@@ -78,7 +80,7 @@ describeKernel('ipsets on the real kernel (network namespace)', () => {
   it('agent --once applies to the namespace', async () => {
     const run = await ipsets(['agent', 'small.yaml', '--once', ...linux()], { cwd: dir });
     expect(run.exitCode, run.stderr).toBe(0);
-    expect(run.stderr).toContain('apply (once): converged');
+    expect(run.stderr).toContain('"trigger":"once","converged":true');
     const names = (await ns.run(['ipset', 'list', '-n'])).stdout;
     expect(names).toContain(kernelName('ns-payments'));
   });

@@ -1,8 +1,10 @@
 /**
- * `agentCommand` in-process (the e2e test drives the built binary): applies at start,
- * follows file changes, keeps the last good state, serves metrics, stops on its signal.
+ * `agentCommand` in-process on the fake kernel (the e2e tests drive the built binary):
+ * applies at start, follows the file however it is replaced (Kubernetes ConfigMap
+ * `..data` symlink swaps included), re-reads it on every tick, keeps the last good
+ * state, answers /livez and /readyz honestly, logs JSON lines, stops on its signal.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rename, rm, symlink, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -19,20 +21,27 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
+type Line = Record<string, unknown> & { msg: string; level: string };
+
+/** An io whose stderr must be JSON lines (any other line fails the test). */
 function testIo() {
   let err = '';
-  let out = '';
-  const waiters: { re: RegExp; ok: (m: RegExpMatchArray) => void }[] = [];
+  const lines: Line[] = [];
+  const waiters: { test: (l: Line) => boolean; from: number; ok: (l: Line) => void }[] = [];
   const io: CliIo = {
-    stdout: { write: (t: string) => (out += t) },
+    stdout: { write: () => true },
     stderr: {
       write: (t: string) => {
         err += t;
+        for (const raw of t.split('\n').filter((x) => x !== '')) {
+          const line = JSON.parse(raw) as Line;
+          lines.push(line);
+        }
         for (const w of [...waiters]) {
-          const m = err.match(w.re);
-          if (m) {
+          const hit = lines.slice(w.from).find(w.test);
+          if (hit) {
             waiters.splice(waiters.indexOf(w), 1);
-            w.ok(m);
+            w.ok(hit);
           }
         }
         return true;
@@ -44,60 +53,165 @@ function testIo() {
   };
   return {
     io,
+    lines,
     get err() {
       return err;
     },
-    get out() {
-      return out;
-    },
-    waitFor(re: RegExp): Promise<RegExpMatchArray> {
-      const m = err.match(re);
-      if (m) return Promise.resolve(m);
+    /** Waits for a line matching `test` that arrives after this call (or earlier, when `fromStart`). */
+    waitFor(test: (l: Line) => boolean, { fromStart = false, ms = 20_000 } = {}): Promise<Line> {
+      const from = fromStart ? 0 : lines.length;
+      const hit = lines.slice(from).find(test);
+      if (hit) return Promise.resolve(hit);
       return new Promise((ok, fail) => {
-        const timer = setTimeout(() => fail(new Error(`timed out waiting for ${re} in:\n${err}`)), 20_000);
-        waiters.push({ re, ok: (x) => (clearTimeout(timer), ok(x)) });
+        const timer = setTimeout(() => fail(new Error(`timed out waiting in:\n${err}`)), ms);
+        waiters.push({ test, from, ok: (x) => (clearTimeout(timer), ok(x)) });
       });
     },
   };
 }
 
 const SHOP = kernelName('ns-shop');
+const shop = (...members: string[]) => `sets:\n  - { type: namespace, name: shop, members: [${members.join(', ')}] }\n`;
+const applied = (trigger?: string) => (l: Line) => l.msg === 'apply converged' && (trigger === undefined || l['trigger'] === trigger);
+const kernelMembers = async () => (await loadFakeKernel(join(dir, '.ipsets-state.json'))).members(SHOP);
+
+function start(file: string, t: ReturnType<typeof testIo>, extra: Record<string, unknown> = {}) {
+  let stop!: (why: string) => void;
+  const stopSignal = new Promise<string>((ok) => (stop = ok));
+  const done = agentCommand(
+    file,
+    { kernel: 'fake', intervalMs: 60_000, debounceMs: 20, metricsBindAddress: '127.0.0.1:0', logFormat: 'json', stopSignal, ...extra },
+    t.io,
+  );
+  return { stop, done };
+}
+
+async function portOf(t: ReturnType<typeof testIo>): Promise<string> {
+  const line = await t.waitFor((l) => l.msg === 'serving /metrics, /livez and /readyz', { fromStart: true });
+  return String(line['address']).split(':').pop()!;
+}
 
 describe('agentCommand', () => {
-  it('applies, follows the file, keeps the last good state, serves metrics and stops', async () => {
+  it('applies, follows the file, keeps the last good state, serves metrics and probes, and stops', async () => {
     const file = join(dir, 'd.yaml');
-    await writeFile(file, 'sets:\n  - { type: namespace, name: shop, members: [10.0.0.1] }\n');
+    await writeFile(file, shop('10.0.0.1'));
     const t = testIo();
-    let stop!: (why: string) => void;
-    const stopSignal = new Promise<string>((ok) => (stop = ok));
-    const done = agentCommand('d.yaml', { intervalMs: 60_000, debounceMs: 20, metrics: '127.0.0.1:0', stopSignal }, t.io);
+    const { stop, done } = start('d.yaml', t);
+    const port = await portOf(t);
+    const url = (p: string) => `http://127.0.0.1:${port}${p}`;
+    await t.waitFor(applied('start'), { fromStart: true });
+    expect(await kernelMembers()).toEqual(['10.0.0.1']);
+    expect((await fetch(url('/livez'))).status).toBe(200);
+    expect((await fetch(url('/readyz'))).status).toBe(200);
 
-    const [, port] = await t.waitFor(/metrics on http:\/\/127\.0\.0\.1:(\d+)\/metrics/);
-    await t.waitFor(/apply \(start\): converged/);
-    expect((await loadFakeKernel(join(dir, '.ipsets-state.json'))).members(SHOP)).toEqual(['10.0.0.1']);
-
-    await writeFile(file, 'sets:\n  - { type: namespace, name: shop, members: [10.0.0.2] }\n');
-    await t.waitFor(/apply \(file changed\): converged/);
-    expect((await loadFakeKernel(join(dir, '.ipsets-state.json'))).members(SHOP)).toEqual(['10.0.0.2']);
+    await writeFile(file, shop('10.0.0.2'));
+    await t.waitFor(applied('file changed'));
+    expect(await kernelMembers()).toEqual(['10.0.0.2']);
 
     await writeFile(file, 'sets: [{ type: nope, name: shop }]\n');
-    await t.waitFor(/keeping the last good state/);
-    const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+    const bad = await t.waitFor((l) => l.msg.includes('keeping the last good state'));
+    expect(bad).toMatchObject({ level: 'warn', problem: 'invalid' });
+    const metrics = await (await fetch(url('/metrics'))).text();
     expect(metrics).toContain('ipsets_file_errors_total 1');
+    expect(metrics).toContain('ipsets_desired_file_valid 0');
     expect(metrics).toContain('ipsets_converged 1');
-    expect((await fetch(`http://127.0.0.1:${port}/nope`)).status).toBe(404);
+    const ready = await fetch(url('/readyz'));
+    expect(ready.status).toBe(503);
+    expect(await ready.text()).toMatch(/desired file is not usable/);
+    // A bad file is no reason to restart the pod.
+    expect((await fetch(url('/livez'))).status).toBe(200);
+    expect((await fetch(url('/nope'))).status).toBe(404);
+
+    await writeFile(file, shop('10.0.0.3'));
+    await t.waitFor(applied('file changed'));
+    expect((await fetch(url('/readyz'))).status).toBe(200);
+    expect(await (await fetch(url('/metrics'))).text()).toContain('ipsets_desired_file_valid 1');
 
     stop('test');
     expect(await done).toBe(0);
-    expect(t.err).toContain('stopping (test)');
-    expect(t.err.trimEnd().endsWith('stopped')).toBe(true);
-    // The server is closed once the agent has stopped.
-    await expect(fetch(`http://127.0.0.1:${port}/metrics`)).rejects.toThrow();
+    expect(t.lines.at(-1)).toMatchObject({ msg: 'stopped', signal: 'test', exitCode: 0 });
+    await expect(fetch(url('/metrics'))).rejects.toThrow();
   });
 
-  it('refuses a non-loopback metrics address before touching anything', async () => {
-    await writeFile(join(dir, 'd.yaml'), 'sets: []\n');
+  it('applies a Kubernetes ConfigMap update (..data symlink swap) within the debounce plus one second', async () => {
+    // The layout the kubelet writes: desired.yaml -> ..data/desired.yaml, ..data -> ..<timestamp>.
+    const cm = join(dir, 'cm');
+    await mkdir(join(cm, '..2026_12_01_10_00_00.000000001'), { recursive: true });
+    await writeFile(join(cm, '..2026_12_01_10_00_00.000000001', 'desired.yaml'), shop('10.0.0.1'));
+    await symlink('..2026_12_01_10_00_00.000000001', join(cm, '..data'));
+    await symlink('..data/desired.yaml', join(cm, 'desired.yaml'));
     const t = testIo();
-    await expect(agentCommand('d.yaml', { intervalMs: 1000, debounceMs: 10, metrics: '0.0.0.0:9464' }, t.io)).rejects.toThrow(/not loopback/);
+    const { stop, done } = start('cm/desired.yaml', t, { debounceMs: 200 });
+    await t.waitFor(applied('start'), { fromStart: true });
+    expect(await kernelMembers()).toEqual(['10.0.0.1']);
+
+    // An update: a new timestamped folder, a new ..data_tmp link renamed over ..data.
+    await mkdir(join(cm, '..2026_12_01_10_05_00.000000002'));
+    await writeFile(join(cm, '..2026_12_01_10_05_00.000000002', 'desired.yaml'), shop('10.0.0.1', '10.0.0.9'));
+    await symlink('..2026_12_01_10_05_00.000000002', join(cm, '..data_tmp'));
+    const swapped = performance.now();
+    await rename(join(cm, '..data_tmp'), join(cm, '..data'));
+    await rm(join(cm, '..2026_12_01_10_00_00.000000001'), { recursive: true });
+    await t.waitFor(applied('file changed'));
+    const took = performance.now() - swapped;
+    expect(took).toBeLessThan(200 + 1000);
+    expect(await kernelMembers()).toEqual(['10.0.0.1', '10.0.0.9']);
+    stop('test');
+    expect(await done).toBe(0);
+  });
+
+  it('a missed file event is caught by the next interval tick', async () => {
+    const file = join(dir, 'd.yaml');
+    await writeFile(file, shop('10.0.0.1'));
+    const t = testIo();
+    // No watcher at all: every event is "missed".
+    const { stop, done } = start('d.yaml', t, { watch: false, intervalMs: 500 });
+    await t.waitFor(applied('start'), { fromStart: true });
+    const tmp = join(dir, 'd.yaml.tmp');
+    await writeFile(tmp, shop('10.0.0.7'));
+    await rename(tmp, file);
+    await t.waitFor((l) => l.msg === 'apply converged' && l['lines'] !== 0, { ms: 3000 });
+    expect(await kernelMembers()).toEqual(['10.0.0.7']);
+    stop('test');
+    expect(await done).toBe(0);
+  });
+
+  it('a file that disappears keeps the last good state, counted once, and /readyz says why', async () => {
+    const file = join(dir, 'd.yaml');
+    await writeFile(file, shop('10.0.0.1'));
+    const t = testIo();
+    const { stop, done } = start('d.yaml', t, { intervalMs: 300 });
+    const port = await portOf(t);
+    await t.waitFor(applied('start'), { fromStart: true });
+    await unlink(file);
+    const missing = await t.waitFor((l) => l['problem'] === 'missing');
+    expect(missing.msg).toBe('the desired file is missing; keeping the last good state');
+    // Several ticks later: still one error, the kernel still holds the last good state.
+    await t.waitFor(applied('interval'));
+    await t.waitFor(applied('interval'));
+    const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+    expect(metrics).toContain('ipsets_file_errors_total 1');
+    expect(await kernelMembers()).toEqual(['10.0.0.1']);
+    const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
+    expect(ready.status).toBe(503);
+    expect(await ready.text()).toContain('cannot read');
+    stop('test');
+    expect(await done).toBe(0);
+  });
+
+  it('binds any address given explicitly, and refuses a malformed one before touching anything', async () => {
+    await writeFile(join(dir, 'd.yaml'), shop('10.0.0.1'));
+    const t = testIo();
+    await expect(agentCommand('d.yaml', { kernel: 'fake', intervalMs: 1000, debounceMs: 10, metricsBindAddress: '0.0.0.0' }, t.io)).rejects.toThrow(/has no port/);
+    const { stop, done } = start('d.yaml', t, { metricsBindAddress: '0.0.0.0:0' });
+    const line = await t.waitFor((l) => l.msg === 'serving /metrics, /livez and /readyz', { fromStart: true });
+    expect(String(line['address'])).toMatch(/^0\.0\.0\.0:\d+$/);
+    stop('test');
+    expect(await done).toBe(0);
+  });
+
+  it('refuses "-" (stdin): the agent must be able to re-read its file', async () => {
+    const t = testIo();
+    await expect(agentCommand('-', { kernel: 'fake', intervalMs: 1000, debounceMs: 10 }, t.io)).rejects.toThrow(/needs a FILE it can re-read/);
   });
 });

@@ -13,8 +13,14 @@ describe('parseListenAddress', () => {
     expect(parseListenAddress(text)).toEqual(expected);
   });
 
-  it.each(['0.0.0.0:9464', '10.0.0.1:9464', '[::]:9464', 'example.com:80', '192.168.1.1:1'])('refuses non-loopback %s', (text) => {
-    expect(() => parseListenAddress(text)).toThrow(/is not loopback/);
+  // Loopback only meant a kubelet probe or a cluster scraper could never reach the pod.
+  it.each([
+    ['0.0.0.0:9464', { host: '0.0.0.0', port: 9464 }],
+    ['10.0.0.1:9464', { host: '10.0.0.1', port: 9464 }],
+    ['[::]:9464', { host: '::', port: 9464 }],
+    ['example.com:80', { host: 'example.com', port: 80 }],
+  ])('accepts the explicitly given non-loopback %s', (text, expected) => {
+    expect(parseListenAddress(text)).toEqual(expected);
   });
 
   it.each(['127.0.0.1', '127.0.0.1:', '127.0.0.1:65536', '127.0.0.1:http', ':9464', '::1:9464'])('refuses malformed %s', (text) => {

@@ -23,12 +23,44 @@ describe('parseDuration', () => {
     ['1500ms', 1500],
     ['2h', 7_200_000],
     ['0.5', 500],
+    ['1m30s', 90_000],
   ])('%s is %d ms', (text, ms) => {
     expect(parseDuration(text)).toBe(ms);
   });
 
   it.each(['', 'soon', '5 minutes', '-1s', '1ms'])('refuses %j', (text) => {
     expect(() => parseDuration(text)).toThrow(InvalidArgumentError);
+  });
+});
+
+describe('defaults shown in --help', () => {
+  it('are the ones the commands use', async () => {
+    const program = await import('../../src/program.js');
+    const kernel = await import('../../src/kernel.js');
+    const agent = await import('../../src/commands/agent.js');
+    const apply = await import('../../src/commands/apply.js');
+    expect(program.DEFAULT_RESTORE_TIMEOUT_MS).toBe(kernel.DEFAULT_RESTORE_TIMEOUT_MS);
+    expect(program.DEFAULT_READ_TIMEOUT_MS).toBe(kernel.DEFAULT_READ_TIMEOUT_MS);
+    expect(program.DEFAULT_GRACE_MS).toBe(agent.DEFAULT_GRACE_MS);
+    expect(program.DEFAULT_GRACE_MS).toBe(apply.DEFAULT_APPLY_GRACE_MS);
+    expect(program.DEFAULT_METRICS_BIND_ADDRESS).toBe(agent.DEFAULT_METRICS_BIND_ADDRESS);
+    expect(program.DEFAULT_MAX_FAILURES).toBe(agent.DEFAULT_MAX_FAILURES);
+    const lib = await import('@ipsets/exec-linux');
+    expect(program.DEFAULT_RESTORE_TIMEOUT_MS).toBe(lib.DEFAULT_RESTORE_TIMEOUT_MS);
+    expect(program.DEFAULT_READ_TIMEOUT_MS).toBe(lib.DEFAULT_READ_TIMEOUT_MS);
+    expect(program.DEFAULT_LOCK_WAIT_MS).toBe(lib.DEFAULT_LOCK_WAIT_MS);
+  });
+});
+
+describe('--json errors', () => {
+  it('are { schemaVersion: 1, error: { code, message } } on stdout with the exit code', async () => {
+    const run = io();
+    expect(await runCli(['plan', 'does-not-exist.yaml', '--json'], run)).toBe(2);
+    expect(run.err).toBe('');
+    const json = JSON.parse(run.out) as { schemaVersion: number; error: { code: string; message: string } };
+    expect(json.schemaVersion).toBe(1);
+    expect(json.error.code).toBe('INVALID_INPUT');
+    expect(json.error.message).toContain('does-not-exist.yaml');
   });
 });
 
@@ -39,7 +71,8 @@ describe('runCli', () => {
     expect(bad.err).toContain("missing required argument 'file'");
     const help = io();
     expect(await runCli(['--help'], help)).toBe(0);
-    expect(help.out).toContain('Exit codes: 0 done');
+    expect(help.out).toContain('Exit codes:\n  0  done');
+    expect(help.out).toMatch(/4 +another writer holds the kernel lock/);
     const dur = io();
     expect(await runCli(['agent', 'x.yaml', '--interval', 'soon'], dur)).toBe(2);
     expect(dur.err).toContain('expected a duration like 30s');
@@ -50,5 +83,24 @@ describe('runCli', () => {
     expect(await runCli(['plan', 'does-not-exist.yaml'], run)).toBe(2);
     expect(run.err).toContain('ipsets: error: cannot read desired-state file "');
     expect(run.out).toBe('');
+  });
+});
+
+describe('agent flags', () => {
+  it('keep --metrics as a deprecated alias of --metrics-bind-address, with a warning', async () => {
+    const { mkdtemp, writeFile, rm } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const dir = await mkdtemp(join(tmpdir(), 'ipsets-flags-'));
+    try {
+      await writeFile(join(dir, 'd.yaml'), 'sets:\n  - { type: namespace, name: shop, members: [10.0.0.1] }\n');
+      const run = Object.assign(io(), { cwd: dir });
+      // A port that is not a number fails after the warning, before anything is served.
+      expect(await runCli(['agent', 'd.yaml', '--kernel', 'fake', '--metrics', '127.0.0.1:http'], run)).toBe(2);
+      expect(run.err).toContain('"msg":"--metrics is deprecated; use --metrics-bind-address"');
+      expect(run.err).toContain('metrics port "http"');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

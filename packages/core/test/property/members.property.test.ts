@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isIpsetsError } from '../../src/errors.js';
-import { canonicalMember, entryKey, hasNomatch, stripNomatch } from '../../src/members.js';
+import { canonicalMember, entryKey, hasNomatch, hostAddress, isCanonicalHost, stripNomatch } from '../../src/members.js';
 
 const seed = Number(process.env.FC_SEED) || undefined;
 const numRuns = Number(process.env.FC_NUM_RUNS) || 1000;
@@ -80,6 +80,24 @@ describe('canonicalMember properties', () => {
         expect(canonicalMember(kind, canonical)).toBe(canonical);
       }),
       params,
+    );
+  });
+});
+
+describe('isCanonicalHost', () => {
+  it('accepts exactly the strings hostAddress accepts (the render hot path agrees with the planner)', () => {
+    const octet = fc.oneof(fc.integer({ min: 0, max: 300 }).map(String), fc.constantFrom('00', '01', '010', '', '256', '1a'));
+    const member = fc.oneof(
+      fc.tuple(octet, octet, octet, octet, fc.constantFrom('', ' nomatch', ' nomatch ', 'nomatch', '/24', ' x', '\n-F')).map(
+        ([a, b, c, d, tail]) => `${a}.${b}.${c}.${d}${tail}`,
+      ),
+      fc.string({ maxLength: 30 }),
+    );
+    fc.assert(
+      fc.property(member, (m) => {
+        expect(isCanonicalHost(m)).toBe(hostAddress(m) >= 0);
+      }),
+      { ...params, numRuns: Math.max(numRuns, 5000) },
     );
   });
 });

@@ -215,24 +215,90 @@ describe('reconcileIPSets', () => {
   });
 });
 
+describe('the delta path notices a set destroyed behind its back', () => {
+  it('the manager wanted {10.0.0.1, .2, .3}, the set was destroyed outside, then .3 was added: all three are sent, not only .3', async () => {
+    const m = new IPSetManager();
+    m.addToSets([NS], '10.0.0.1', 'pod-1');
+    m.addToSets([NS], '10.0.0.2', 'pod-2');
+    await applyIPSets(m, createScriptedPort({ restore: [ok()] }));
+    m.addToSets([NS], '10.0.0.3', 'pod-3');
+    // list -n: the set is gone (someone ran ipset destroy).
+    const port = createScriptedPort({ listNames: [ok('kube-x\n')], restore: [ok()] }, { strict: true });
+    const report = await applyIPSets(m, port);
+    expect(port.calls.map((c) => c.method)).toEqual(['listNames', 'restore']);
+    expect(port.restores[0]).toBe(`-N ${nameOf(NS)} --exist nethash\n-A ${nameOf(NS)} 10.0.0.1\n-A ${nameOf(NS)} 10.0.0.2\n-A ${nameOf(NS)} 10.0.0.3\n`);
+    expect(report.converged).toBe(true);
+    expect(report.notes).toEqual([expect.objectContaining({ set: nameOf(NS), message: expect.stringContaining('missing from the kernel') })]);
+    expect(m.hasDirtyChanges).toBe(false);
+  });
+
+  it('a set still in the kernel gets only its delta; pure creates and destroys read no list', async () => {
+    const m = new IPSetManager();
+    m.addToSets([NS], '10.0.0.1', 'pod-1');
+    const first = createScriptedPort({ restore: [ok()] }, { strict: true });
+    await applyIPSets(m, first);
+    expect(first.calls.map((c) => c.method)).toEqual(['restore']);
+    m.addToSets([NS], '10.0.0.3', 'pod-3');
+    const port = createScriptedPort({ listNames: [ok(`${nameOf(NS)}\n`)], restore: [ok()] }, { strict: true });
+    await applyIPSets(m, port);
+    expect(port.restores[0]).toBe(`-N ${nameOf(NS)} --exist nethash\n-A ${nameOf(NS)} 10.0.0.3\n`);
+  });
+
+  it('when list -n fails the delta is applied as before and a note says the check was not made', async () => {
+    const m = new IPSetManager();
+    m.addToSets([NS], '10.0.0.1', 'pod-1');
+    await applyIPSets(m, createScriptedPort({ restore: [ok()] }));
+    m.addToSets([NS], '10.0.0.3', 'pod-3');
+    const port = createScriptedPort({ listNames: [fail('boom')], restore: [ok()] }, { strict: true });
+    const report = await applyIPSets(m, port);
+    expect(port.restores[0]).toBe(`-N ${nameOf(NS)} --exist nethash\n-A ${nameOf(NS)} 10.0.0.3\n`);
+    expect(report.notes).toEqual([expect.objectContaining({ message: expect.stringContaining('could not check') })]);
+  });
+});
+
+describe('applyIPSetsWithSave reads the save only when something is to be added or updated (the reference does)', () => {
+  it('only destroys pending: no ipset save', async () => {
+    const m = new IPSetManager();
+    m.createIPSets([NS]);
+    await applyIPSets(m, createScriptedPort({ restore: [ok()] }));
+    m.deleteIPSet(prefixedName(NS));
+    const port = createScriptedPort({ restore: [ok()] }, { strict: true });
+    const report = await applyIPSetsWithSave(m, port);
+    expect(port.calls.map((c) => c.method)).toEqual(['restore']);
+    expect(port.restores[0]).toBe(`-F ${nameOf(NS)}\n-X ${nameOf(NS)}\n`);
+    expect(report.converged).toBe(true);
+  });
+
+  it('an add pending: the save is read', async () => {
+    const m = new IPSetManager();
+    m.addToSets([NS], '10.0.0.1', 'pod-1');
+    const port = createScriptedPort({ save: [ok('')], restore: [ok()] }, { strict: true });
+    await applyIPSetsWithSave(m, port);
+    expect(port.calls.map((c) => c.method)).toEqual(['save', 'restore']);
+  });
+});
+
 describe('resetIPSets (spec §f, DESIGN §3.7)', () => {
   const O1 = 'azure-npm-111';
   const O2 = 'azure-npm-222';
   const O3 = 'azure-npm-333';
 
-  it('flushes owned sets in one restore, reads references, destroys the unreferenced in a second, reports the leaked', async () => {
+  it('reads references before the flush, flushes only unreferenced owned sets, destroys the free ones, reports the leaked', async () => {
     const port = createScriptedPort(
       {
         listNames: [ok(`kube-proxy-x\n${O1}\nmy-azure-npm-thing\n${O2}\n${O3}\n`)],
         restore: [ok(), ok()],
-        listHeaders: [ok(listT([['kube-proxy-x', 2], [O1, 0], ['my-azure-npm-thing', 0], [O2, 1], [O3, 0]]))],
+        listHeaders: [
+          ok(listT([['kube-proxy-x', 2], [O1, 0], ['my-azure-npm-thing', 0], [O2, 1], [O3, 0]])),
+          ok(listT([['kube-proxy-x', 2], [O1, 0], ['my-azure-npm-thing', 0], [O2, 1], [O3, 0]])),
+        ],
       },
       { strict: true },
     );
     const report = await resetIPSets(port);
-    expect(port.calls.map((c) => c.method)).toEqual(['listNames', 'restore', 'listHeaders', 'restore']);
+    expect(port.calls.map((c) => c.method)).toEqual(['listNames', 'listHeaders', 'restore', 'listHeaders', 'restore']);
     // Prefix, not substring (fixes §g.2.12): my-azure-npm-thing and kube-proxy-x are never touched.
-    expect(port.restores[0]).toBe(`-F ${O1}\n-F ${O2}\n-F ${O3}\n`);
+    expect(port.restores[0]).toBe(`-F ${O1}\n-F ${O3}\n`);
     expect(port.restores[1]).toBe(`-X ${O1}\n-X ${O3}\n`);
     expect(report).toMatchObject({
       owner: 'azure-npm-',
@@ -247,8 +313,60 @@ describe('resetIPSets (spec §f, DESIGN §3.7)', () => {
     expect(report.destroy!.inUseSets).toEqual([O2]);
   });
 
+  it('reset emptied sets that were still referenced: a referenced owned set is left intact (not flushed) and reported leaked, as reconcile does', async () => {
+    const port = createScriptedPort({
+      listNames: [ok(`${O1}\n${O2}\n`)],
+      listHeaders: [ok(listT([[O1, 1], [O2, 0]])), ok(listT([[O1, 1], [O2, 0]]))],
+    });
+    const report = await resetIPSets(port);
+    for (const text of port.restores) expect(text).not.toContain(O1);
+    expect(report).toMatchObject({ leaked: [O1], destroyed: [O2], converged: true });
+  });
+
+  it('a set referenced only by an owned list is freed by flushing that list, then destroyed (never flushed itself)', async () => {
+    const list = 'azure-npm-list1';
+    const port = createScriptedPort({
+      listNames: [ok(`${O1}\n${list}\n`)],
+      listHeaders: [ok(listT([[O1, 1], [list, 0, 'list:set']])), ok(listT([[O1, 0], [list, 0, 'list:set']]))],
+    });
+    const report = await resetIPSets(port);
+    expect(port.restores).toEqual([`-F ${list}\n`, `-X ${O1}\n-X ${list}\n`]);
+    expect(report).toMatchObject({ leaked: [], destroyed: [O1, list], converged: true });
+  });
+
+  it('the bare prefix and names with other characters after it are foreign to reset (a set named exactly azure-npm- was destroyed)', async () => {
+    const foreign = ['azure-npm-', 'azure-npm-ABC', 'azure-npm-x.y', 'foo', 'fw-ref'];
+    const port = createScriptedPort({ listNames: [ok(`${foreign.join('\n')}\n${O1}\n`)], listHeaders: [ok(listT([[O1, 0]])), ok(listT([[O1, 0]]))] });
+    const report = await resetIPSets(port);
+    expect(report.found).toEqual([O1]);
+    expect(port.restores).toEqual([`-F ${O1}\n`, `-X ${O1}\n`]);
+    expect(isIpsetsError(await rejection(resetIPSets(createScriptedPort(), { owner: 'f' })), 'INVALID_ARGUMENT')).toBe(true);
+  });
+
+  it('with a manager, clears its cache, dirty state and failure count whatever the kernel outcome (the reference does)', async () => {
+    const m = new IPSetManager();
+    m.addToSets([NS], '10.0.0.1', 'pod-a');
+    const failing = createScriptedPort({ listNames: [fail('ipset v7.17: Kernel error received: Operation not permitted')] });
+    expect(isIpsetsError(await rejection(resetIPSets(failing, { manager: m })), 'KERNEL_READ_FAILED')).toBe(true);
+    expect(m.hasDirtyChanges).toBe(false);
+    expect(m.getIPSet(prefixedName(NS))).toBeUndefined();
+
+    const m2 = new IPSetManager();
+    m2.addToSets([NS], '10.0.0.1', 'pod-a');
+    const port = createScriptedPort({ listNames: [ok(`${O1}\n`)], listHeaders: [ok(listT([[O1, 0]])), ok(listT([[O1, 0]]))], restore: [ok(), fail('ipset v7.17: Kernel error received: Operation not permitted')] });
+    const report = await resetIPSets(port, { manager: m2 });
+    expect(report.converged).toBe(false);
+    expect(m2.hasDirtyChanges).toBe(false);
+    expect(m2.consecutiveApplyFailures).toBe(0);
+    // An invalid owner is refused before anything: the manager is left as it was.
+    const m3 = new IPSetManager();
+    m3.addToSets([NS], '10.0.0.1', 'pod-a');
+    expect(isIpsetsError(await rejection(resetIPSets(createScriptedPort(), { manager: m3, owner: 'x' })), 'INVALID_ARGUMENT')).toBe(true);
+    expect(m3.hasDirtyChanges).toBe(true);
+  });
+
   it('never runs a flush or destroy of every set (the seed fast path)', async () => {
-    const port = createScriptedPort({ listNames: [ok(`${O1}\n`)], listHeaders: [ok(listT([[O1, 0]]))] });
+    const port = createScriptedPort({ listNames: [ok(`${O1}\n`)], listHeaders: [ok(listT([[O1, 0]])), ok(listT([[O1, 0]]))] });
     await resetIPSets(port);
     for (const text of port.restores) for (const line of text.split('\n').filter(Boolean)) expect(line).toMatch(/^-[FX] azure-npm-\S+$/);
   });
@@ -257,11 +375,13 @@ describe('resetIPSets (spec §f, DESIGN §3.7)', () => {
     const names = Array.from({ length: 16 }, (_, i) => `azure-npm-leak${i}`);
     const port = createScriptedPort({
       listNames: [ok(names.join('\n') + `\n${O1}\n`)],
-      listHeaders: [ok(listT([...names.map((n): [string, number] => [n, 1]), [O1, 0]]))],
+      listHeaders: [
+        ok(listT([...names.map((n): [string, number] => [n, 1]), [O1, 0]])),
+        ok(listT([...names.map((n): [string, number] => [n, 1]), [O1, 0]])),
+      ],
     });
     const report = await resetIPSets(port);
-    expect(port.restores).toHaveLength(2);
-    expect(port.restores[1]).toBe(`-X ${O1}\n`);
+    expect(port.restores).toEqual([`-F ${O1}\n`, `-X ${O1}\n`]);
     expect(report.leaked).toEqual(names);
     expect(report.converged).toBe(true);
   });
@@ -270,7 +390,7 @@ describe('resetIPSets (spec §f, DESIGN §3.7)', () => {
     const port = createScriptedPort({
       listNames: [ok(`${O1}\n${O2}\n`)],
       restore: [ok(), lineError(1, MSG.inUse), ok()],
-      listHeaders: [ok(listT([[O1, 0], [O2, 0]]))],
+      listHeaders: [ok(listT([[O1, 0], [O2, 0]])), ok(listT([[O1, 0], [O2, 0]]))],
     });
     const report = await resetIPSets(port);
     expect(port.restores.slice(1)).toEqual([`-X ${O1}\n-X ${O2}\n`, `-X ${O2}\n`]);
@@ -281,7 +401,7 @@ describe('resetIPSets (spec §f, DESIGN §3.7)', () => {
     const port = createScriptedPort({
       listNames: [ok(`${O1}\n${O2}\n${O3}\n`)],
       restore: [lineError(1, MSG.setMissing), lineError(1, 'Kernel error received: Operation not permitted'), ok()],
-      listHeaders: [ok(listT([[O3, 0]]))],
+      listHeaders: [ok(listT([[O1, 0], [O2, 0], [O3, 0]])), ok(listT([[O3, 0]]))],
     });
     const report = await resetIPSets(port);
     expect(port.restores).toEqual([`-F ${O1}\n-F ${O2}\n-F ${O3}\n`, `-F ${O2}\n-F ${O3}\n`, `-F ${O3}\n`, `-X ${O3}\n`]);
@@ -294,30 +414,32 @@ describe('resetIPSets (spec §f, DESIGN §3.7)', () => {
     expect(port.restores).toEqual([]);
   });
 
-  it('destroys without reference information when list -t fails, and says so', async () => {
+  it('flushes nothing and destroys without reference information when list -t fails, and says so', async () => {
     const port = createScriptedPort({
       listNames: [ok(`${O1}\n${O2}\n`)],
-      listHeaders: [fail('boom')],
-      restore: [ok(), lineError(1, MSG.inUse), ok()],
+      listHeaders: [fail('boom'), fail('boom')],
+      restore: [lineError(1, MSG.inUse), ok()],
     });
     const report = await resetIPSets(port);
-    expect(report.problems).toEqual([expect.stringContaining('reading references failed')]);
+    expect(port.restores).toEqual([`-X ${O1}\n-X ${O2}\n`, `-X ${O2}\n`]);
+    expect(report.problems).toEqual([expect.stringContaining('nothing was flushed'), expect.stringContaining('reading references failed')]);
     expect(report).toMatchObject({ leaked: [O1], destroyed: [O2], converged: true });
   });
 
   it('stops after the flush when the flush session ends early, and reports every set not known gone', async () => {
     const port = createScriptedPort({
       listNames: [ok(`${O1}\n${O2}\n`)],
+      listHeaders: [ok(listT([[O1, 0], [O2, 0]]))],
       restore: [fail("ipset v7.17: Unknown argument: `x'\nTry `ipset help' for more information.", 2)],
     });
     const report = await resetIPSets(port);
-    expect(port.calls.map((c) => c.method)).toEqual(['listNames', 'restore']);
+    expect(port.calls.map((c) => c.method)).toEqual(['listNames', 'listHeaders', 'restore']);
     expect(report).toMatchObject({ failed: [O1, O2], destroyed: [], converged: false });
     expect(report.destroy).toBeUndefined();
   });
 
   it('uses a custom owner prefix and refuses an empty one', async () => {
-    const port = createScriptedPort({ listNames: [ok('mine-1\nazure-npm-1\n')], listHeaders: [ok(listT([['mine-1', 0]]))] });
+    const port = createScriptedPort({ listNames: [ok('mine-1\nazure-npm-1\n')], listHeaders: [ok(listT([['mine-1', 0]])), ok(listT([['mine-1', 0]]))] });
     const report = await resetIPSets(port, { owner: 'mine-' });
     expect(port.restores).toEqual(['-F mine-1\n', '-X mine-1\n']);
     expect(report.destroyed).toEqual(['mine-1']);
@@ -333,9 +455,9 @@ describe('resetIPSets (spec §f, DESIGN §3.7)', () => {
 
   it('passes the abort signal to every port call', async () => {
     const controller = new AbortController();
-    const port = createScriptedPort({ listNames: [ok(`${O1}\n`)], listHeaders: [ok(listT([[O1, 0]]))] });
+    const port = createScriptedPort({ listNames: [ok(`${O1}\n`)], listHeaders: [ok(listT([[O1, 0]])), ok(listT([[O1, 0]]))] });
     await resetIPSets(port, { signal: controller.signal });
-    expect(port.calls).toHaveLength(4);
+    expect(port.calls).toHaveLength(5);
     for (const c of port.calls) expect(c.options?.signal).toBe(controller.signal);
   });
 });

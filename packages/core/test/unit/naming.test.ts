@@ -2,12 +2,14 @@ import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_OWNER,
   fnv1a32,
+  isOwnedSetName,
   kernelName,
   sha256Base36,
   sha256Hex,
   utf8Bytes,
   validateKernelSetName,
   validateOwner,
+  validateOwnerPrefix,
 } from '../../src/naming.js';
 import { isIpsetsError } from '../../src/errors.js';
 
@@ -53,12 +55,12 @@ describe('kernelName', () => {
   });
 
   it('uses a configurable owner prefix', () => {
-    expect(kernelName('ns-test', { owner: 'kb-' })).toBe('kb-343gyx4g1wf87lwlewvk');
-    expect(kernelName('ns-test', { owner: 'kb-', scheme: 'fnv32' })).toBe('kb-3863441321');
+    expect(kernelName('ns-test', { owner: 'kube-' })).toBe('kube-343gyx4g1wf87lwlewvk');
+    expect(kernelName('ns-test', { owner: 'kube-', scheme: 'fnv32' })).toBe('kube-3863441321');
   });
 
   it.each([
-    ['azure-npm-v2', 'sha256-base36'], // 12 + 20 = 32
+    ['azure-npm-v2-', 'sha256-base36'], // 13 + 20 = 33
     ['a-very-long-owner-pfx-', 'fnv32'], // 22 + 10 = 32
   ] as const)('refuses owner %s with %s because names would exceed 31 characters', (owner, scheme) => {
     expect(() => kernelName('ns-test', { owner, scheme })).toThrow(/exceed 31 characters/);
@@ -71,7 +73,7 @@ describe('kernelName', () => {
 
   it('accepts the longest owner that fits', () => {
     expect(kernelName('ns-test', { owner: 'azure-npm1-' })).toHaveLength(31);
-    expect(() => validateOwner('a'.repeat(21), 'fnv32')).not.toThrow();
+    expect(() => validateOwner(`${'a'.repeat(20)}-`, 'fnv32')).not.toThrow();
   });
 
   it.each(['', '-npm-', 'my npm-', 'a#b-', 'q"-'])('refuses owner %j', (owner) => {
@@ -121,5 +123,31 @@ describe('validateKernelSetName', () => {
   });
   it.each(['', 'a'.repeat(32), '-x', 'a b', 'a\nb', '#x', 'a"b', 'a#b'])('refuses %j', (name) => {
     expect(() => validateKernelSetName(name)).toThrow(/Invalid set name/);
+  });
+});
+
+describe('ownership is a namespace, not a substring (an owner "f" destroyed the foreign sets foo and fw-ref)', () => {
+  it.each(['f', 'k', 'kub', 'kube', 'azure-npm', 'azure-npmX'])('refuses owner %j: under 4 characters or no trailing separator', (owner) => {
+    expect(() => validateOwner(owner)).toThrow(/invalid owner prefix/);
+    expect(() => validateOwnerPrefix(owner)).toThrow(/invalid owner prefix/);
+  });
+
+  it.each(['azure-npm-', 'kube-', 'npm_', 'a.b.', 'ns::'])('accepts owner %j', (owner) => {
+    expect(() => validateOwner(owner)).not.toThrow();
+    expect(() => validateOwnerPrefix(owner)).not.toThrow();
+  });
+
+  it('owns only the prefix followed by one or more of 0-9 and a-z', () => {
+    const owner = DEFAULT_OWNER;
+    expect(isOwnedSetName('azure-npm-343gyx4g1wf87lwlewvk', owner)).toBe(true);
+    expect(isOwnedSetName('azure-npm-3863441321', owner)).toBe(true);
+    expect(isOwnedSetName('azure-npm-x', owner)).toBe(true);
+    for (const foreign of ['azure-npm-', 'azure-npm-ABC', 'azure-npm-x.y', 'azure-npm-x-y', 'azure-npm-x y', 'azure-npm', 'xazure-npm-1', 'foo', 'fw-ref', '']) {
+      expect(isOwnedSetName(foreign, owner)).toBe(false);
+    }
+    // Longer than any kernel name: not a set anyone could own.
+    expect(isOwnedSetName(`azure-npm-${'a'.repeat(22)}`, owner)).toBe(false);
+    expect(isOwnedSetName(`azure-npm-${'a'.repeat(21)}`, owner)).toBe(true);
+    expect(isOwnedSetName('foo', '')).toBe(false);
   });
 });

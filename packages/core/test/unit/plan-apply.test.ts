@@ -441,3 +441,29 @@ describe('planApplyWithSave', () => {
     expect(planApply(m).lines).toEqual([] as PlanLine[]);
   });
 });
+
+describe('planApplyWithSave: a saved member that is not canonical is never echoed (the 1,023-byte -F injection through a save file)', () => {
+  const hostile = `10.0.0.0/${'0'.repeat(1000)}24-F`;
+
+  it.each([hostile, '10.0.0.5/24', '010.0.0.1', '10.0.0.1,tcp:80', 'fe80::1'])('rebuilds a hash:net set whose save shows %j: flush, then all members', (member) => {
+    const m = manager();
+    m.addToSets([NS], '10.0.0.1', 'a');
+    applyAll(m);
+    m.addToSets([NS], '10.0.0.2', 'b');
+    const plan = planApplyWithSave(m, { sets: [{ name: K.NS, type: 'hash:net', options: '', members: ['10.0.0.9', member] }], problems: [] });
+    expect(renderRestore(plan)).toBe(lines(`-N ${K.NS} --exist nethash`, `-F ${K.NS}`, `-A ${K.NS} 10.0.0.1`, `-A ${K.NS} 10.0.0.2`));
+    expect(plan.notes).toEqual([expect.objectContaining({ set: K.NS, kind: 'unreadable-members-rebuilt' })]);
+    expect(plan.notes![0]!.message.length).toBeLessThan(600);
+  });
+
+  it('rebuilds a list whose save shows a member that is not a set name', () => {
+    const m = manager();
+    m.addToLists([KEY_NS], [NS]);
+    applyAll(m);
+    m.addToLists([KEY_NS], [KEY_POD]);
+    const plan = planApplyWithSave(m, { sets: [{ name: K.KEY_NS, type: 'list:set', options: 'size 8', members: [K.NS, 'x -F'] }], problems: [] });
+    const out = renderRestore(plan);
+    expect(out).not.toContain('x -F');
+    expect(out).toContain(`-F ${K.KEY_NS}\n`);
+  });
+});

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isIpsetsError } from '../../src/errors.js';
 import { planReconcile } from '../../src/plan-reconcile.js';
+import { parseSave } from '../../src/save-parser.js';
 import { renderRestore } from '../../src/render.js';
 import type { CreateSpec, DesiredSet, DesiredState, RestorePlan, SavedSet, SetHeader } from '../../src/types.js';
 
@@ -231,6 +232,16 @@ describe('planReconcile: ownership and determinism', () => {
     );
   });
 
+  it('ownership was any prefix: owner "f" is refused, and foo, fw-ref, the bare azure-npm-, azure-npm-ABC and azure-npm-x.y are left untouched', () => {
+    const foreignNames = ['foo', 'fw-ref', 'azure-npm-', 'azure-npm-ABC', 'azure-npm-x.y'];
+    const sets = [...foreignNames.map((n) => saved(n, 'hash:net', ['10.0.0.9'])), saved(A, 'hash:net', ['10.0.0.9'])];
+    const p = plan(desired(), sets);
+    expect(text(p)).toEqual([`-X ${A}`]);
+    expect(() => planReconcile({ owner: 'f', sets: [] }, { sets, problems: [] }, headersOf(sets))).toThrow(/invalid owner prefix "f"/);
+    // A desired set the owner does not own by the rule is refused, not created.
+    expect(() => plan(desired(want('azure-npm-ABC', 'nethash')), [])).toThrow(/is not owned by "azure-npm-"/);
+  });
+
   it('is deterministic: the same inputs give the same plan', () => {
     const d = desired(want(L, 'setlist', [A, C]), want(A, 'nethash', ['10.0.0.1', '10.0.0.2']), want(C, 'nethash maxelem 4294967295'));
     const sets = [saved(A, 'hash:net', ['10.0.0.3']), saved(B, 'hash:net'), saved(M, 'list:set', [B]), saved(L, 'list:set', [A, B])];
@@ -253,5 +264,51 @@ describe('planReconcile: ownership and determinism', () => {
     const p = planReconcile(desired(), { sets: [], problems: [{ line: 3, text: 'bogus', reason: 'unknown command' }] }, []);
     expect(p.notes).toEqual([expect.objectContaining({ kind: 'info' })]);
     expect(p.notes![0]!.message).toContain('line 3');
+  });
+});
+
+describe('planReconcile: a saved member that is not canonical is never echoed (the 1,023-byte -F injection through a save file)', () => {
+  const pad = (chunk: number, tail: string): string => {
+    const head = `-D ${A} 10.0.0.0/`;
+    return `10.0.0.0/${'0'.repeat(chunk - head.length - 2)}24${tail}`;
+  };
+
+  it.each([1022, 1023, 1024, 1025])('a member padded to a %d-byte -D line: the set is flushed and refilled, no line is longer than ipset reads', (chunk) => {
+    for (const tail of ['-F', '-X', 'flush', 'destroy', '-']) {
+      const member = pad(chunk, tail);
+      const p = plan(desired(want(A, 'nethash', ['10.0.0.1', '10.0.0.2'])), [saved(A, 'hash:net', ['10.0.0.1', '10.0.0.7', member])]);
+      expect(text(p)).toEqual([`-F ${A}`, `-A ${A} 10.0.0.1`, `-A ${A} 10.0.0.2`]);
+      expect(p.notes).toEqual([expect.objectContaining({ set: A, kind: 'unreadable-members-rebuilt' })]);
+      for (const l of renderRestore(p).split('\n')) expect(l.length + 1).toBeLessThanOrEqual(1023);
+    }
+  });
+
+  it('through the save parser: the hostile member is read, then never planned', () => {
+    const save = `create ${A} hash:net family inet hashsize 1024 maxelem 65536\nadd ${A} ${pad(1023, '-F')}\ncreate foreign hash:net family inet hashsize 1024 maxelem 65536\nadd foreign 10.9.9.9\n`;
+    const snapshot = parseSave(save);
+    const p = planReconcile(desired(want(A, 'nethash', ['10.0.0.1'])), snapshot, headersOf(snapshot.sets));
+    expect(text(p)).toEqual([`-F ${A}`, `-A ${A} 10.0.0.1`]);
+  });
+
+  it('hash:ip,port and list members that are not canonical also rebuild the set', () => {
+    const ports = plan(desired(want(B, 'hash:ip,port', ['10.0.0.1,tcp:80'])), [saved(B, 'hash:ip,port', ['10.0.0.1,tcp:0080', '10.0.0.2,icmp:8/0'])]);
+    expect(text(ports)).toEqual([`-F ${B}`, `-A ${B} 10.0.0.1,tcp:80`]);
+    const list = plan(desired(want(L, 'setlist', [A]), want(A, 'nethash')), [saved(A, 'hash:net'), saved(L, 'list:set', [A, 'bad#name'])]);
+    expect(text(list)).toEqual([`-F ${L}`, `-A ${L} ${A}`]);
+    expect(list.notes).toEqual([expect.objectContaining({ set: L, kind: 'unreadable-members-rebuilt' })]);
+  });
+
+  it('canonical members that are no longer desired are still deleted one by one (no rebuild)', () => {
+    const p = plan(desired(want(A, 'nethash', ['10.0.0.1'])), [saved(A, 'hash:net', ['10.0.0.1', '10.0.0.0/24', '10.0.1.0/24 nomatch'])]);
+    expect(text(p)).toEqual([`-D ${A} 10.0.0.0/24`, `-D ${A} 10.0.1.0/24`]);
+  });
+
+  it('save problems become at most 100 notes and a count', () => {
+    const garbage = Array.from({ length: 5000 }, (_, i) => `garbage ${i} ${'x'.repeat(1000)}`).join('\n');
+    const snapshot = parseSave(garbage);
+    const p = planReconcile(desired(), snapshot, []);
+    expect(p.notes).toHaveLength(101);
+    expect(p.notes![100]!.message).toBe('4900 more ipset save line(s) were not understood');
+    for (const n of p.notes!) expect(n.message.length).toBeLessThan(600);
   });
 });

@@ -28,16 +28,19 @@ describe('planReconcile on host members (address table)', () => {
   const run = (desired: string[], kernel: string[]): string =>
     renderRestore(planReconcile({ owner: 'azure-npm-', sets: [{ name: 'azure-npm-a', spec: 'nethash', members: desired }] }, { sets: [set(kernel)], problems: [] }, headers));
 
-  it('compares the nomatch flag and non-canonical kernel text exactly as strings would', () => {
+  it('a non-canonical kernel member (10.0.0.03) is never echoed: the set is flushed and refilled', () => {
+    expect(run(['10.0.0.1', '10.0.0.3'], ['10.0.0.1', '10.0.0.03'])).toBe('-F azure-npm-a\n-A azure-npm-a 10.0.0.1\n-A azure-npm-a 10.0.0.3\n');
+  });
+
+  it('compares the nomatch flag exactly as strings would', () => {
     const text = run(
       ['10.0.0.1', '10.0.0.2 nomatch', '10.0.0.3', '10.0.0.4/32', '10.0.1.0/24', '10.0.0.5 nomatch'],
-      ['10.0.0.1 nomatch', '10.0.0.2', '10.0.0.03', '10.0.0.4', '10.0.1.0/24', '10.0.0.5 nomatch', '10.0.0.6', '10.0.0.6'],
+      ['10.0.0.1 nomatch', '10.0.0.2', '10.0.0.4', '10.0.1.0/24', '10.0.0.5 nomatch', '10.0.0.6', '10.0.0.6'],
     );
     expect(text).toBe(
       [
         '-D azure-npm-a 10.0.0.1',
         '-D azure-npm-a 10.0.0.2',
-        '-D azure-npm-a 10.0.0.03',
         '-D azure-npm-a 10.0.0.6',
         '-D azure-npm-a 10.0.0.6',
         '-A azure-npm-a 10.0.0.1',

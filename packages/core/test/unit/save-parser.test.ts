@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseListHeaders, parseListNames, parseSave } from '../../src/save-parser.js';
+import { MAX_PARSE_PROBLEMS, PROBLEM_TEXT_LIMIT, parseListHeaders, parseListNames, parseSave } from '../../src/save-parser.js';
 
 /** The example of spec/ipset-semantics.md §5.1, verbatim. */
 const SPEC_SAVE = `create n hash:net family inet hashsize 1024 maxelem 65536 bucketsize 12 initval 0x68946666
@@ -231,5 +231,32 @@ describe('parseListHeaders', () => {
       { name: 'e', type: 'hash:net', header: '', references: 0, entries: 0 },
       { name: 'f', type: '', header: '', references: 1, entries: 0 },
     ]);
+  });
+});
+
+describe('parseSave on hostile input: bounded problems (a 100 MB garbage save ran the planner out of memory)', () => {
+  it('keeps the first 100 problems, each cut to 200 characters with its length, and counts the rest', () => {
+    const line = `junk ${'z'.repeat(5000)}`;
+    const text = Array.from({ length: 20_000 }, () => line).join('\n');
+    const snapshot = parseSave(text);
+    expect(snapshot.problems).toHaveLength(MAX_PARSE_PROBLEMS);
+    expect(snapshot.problemCount).toBe(20_000);
+    for (const p of snapshot.problems) {
+      expect(p.text).toHaveLength(PROBLEM_TEXT_LIMIT);
+      expect(p.length).toBe(line.length);
+    }
+    expect(snapshot.problems[99]!.line).toBe(100);
+  });
+
+  it('a 10 MB single line is one short problem; a name of any size is quoted short', () => {
+    const snapshot = parseSave(`add ${'n'.repeat(10_000_000)} 10.0.0.1\n`);
+    expect(snapshot.problems).toHaveLength(1);
+    expect(snapshot.problemCount).toBeUndefined();
+    expect(snapshot.problems[0]!.reason.length).toBeLessThan(400);
+    expect(snapshot.problems[0]!.text).toHaveLength(PROBLEM_TEXT_LIMIT);
+  });
+
+  it('few problems: no count (the problems are all there)', () => {
+    expect(parseSave('nonsense\n')).toEqual({ sets: [], problems: [{ line: 1, text: 'nonsense', reason: 'expected a create or add line' }] });
   });
 });

@@ -227,10 +227,10 @@ describe('createIpsetAgent: consecutive failures', () => {
     await agent.apply();
     const error = await agent.apply().catch((e: unknown) => e);
     expect(isIpsetsError(error, 'MAX_CONSECUTIVE_FAILURES')).toBe(true);
-    expect((error as IpsetsError).message).toContain('3 applies in a row did not converge (maxConsecutiveFailures 3)');
+    expect((error as IpsetsError).message).toContain('3 applies and reconciles in a row did not converge (maxConsecutiveFailures 3)');
     expect(agent.fatalError).toBe(error);
     expect(fatals).toEqual([error]);
-    expect(lines.some((l) => l.level === 'error' && l.msg.includes('3 applies in a row'))).toBe(true);
+    expect(lines.some((l) => l.level === 'error' && l.msg.includes('3 applies and reconciles in a row'))).toBe(true);
     // Sticky: the next call rejects without running the driver.
     await expect(agent.apply()).rejects.toBe(error);
     expect(results).toHaveLength(0);
@@ -362,7 +362,8 @@ describe('createIpsetAgent: metrics', () => {
     expect(applyAttempts?.value).toBe(2);
     expect(await metric(registry, 'ipsets_leaked_sets')).toEqual([{ labels: {}, value: 2 }]);
     expect(await metric(registry, 'ipsets_in_use_sets')).toEqual([{ labels: {}, value: 1 }]);
-    expect(await metric(registry, 'ipsets_consecutive_failures')).toEqual([{ labels: {}, value: 1 }]);
+    // The failed apply counted 1; the converged reconcile after it reset the count.
+    expect(await metric(registry, 'ipsets_consecutive_failures')).toEqual([{ labels: {}, value: 0 }]);
     const ops = await metric(registry, 'ipsets_operations_total');
     expect(ops).toEqual(
       expect.arrayContaining([
@@ -441,7 +442,7 @@ describe('createIpsetAgent: reconcile loop', () => {
     expect(calls).toHaveLength(4);
   });
 
-  it('the loop survives a failing tick and stops itself at the failure limit', async () => {
+  it('the loop survives a failing tick and stops itself at the failure limit (apply and reconcile both count)', async () => {
     const fc = fakeClock();
     let applies = 0;
     const agent = createIpsetAgent({
@@ -449,7 +450,7 @@ describe('createIpsetAgent: reconcile loop', () => {
       port,
       clock: fc.clock,
       reconcileIntervalMs: 10,
-      maxConsecutiveFailures: 2,
+      maxConsecutiveFailures: 3,
       drivers: {
         apply: async () => {
           applies += 1;
@@ -464,6 +465,7 @@ describe('createIpsetAgent: reconcile loop', () => {
     fc.advance(10);
     await new Promise((r) => setTimeout(r, 5));
     expect(applies).toBe(1);
+    expect(agent.consecutiveFailures).toBe(2);
     expect(agent.started).toBe(true);
     fc.advance(10);
     await new Promise((r) => setTimeout(r, 5));

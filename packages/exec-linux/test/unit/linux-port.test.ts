@@ -1,8 +1,9 @@
 import { chmod, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { IpsetsError, isIpsetsError } from '@ipsets/core';
-import { createLinuxPort } from '../../src/linux-port.js';
+import { IpsetsError, isIpsetsError, parseSave, planReconcile, runRestoreSession } from '@ipsets/core';
+import type { DesiredState } from '@ipsets/core';
+import { createLinuxPort, DEFAULT_READ_TIMEOUT_MS, DEFAULT_RESTORE_TIMEOUT_MS } from '../../src/linux-port.js';
 import { alive, makeFakeBin } from '../helpers/fake-bin.js';
 import type { FakeBin } from '../helpers/fake-bin.js';
 
@@ -121,6 +122,41 @@ describe('createLinuxPort: timeouts and aborts', () => {
     expect(alive(pid!)).toBe(false);
   });
 
+  it('restores and reads have separate limits, each named in its TIMEOUT', async () => {
+    const port = createLinuxPort({ ipsetPath: bin.ipset, restoreTimeoutMs: 400, readTimeoutMs: 200 });
+    await bin.behave({ sleep: 30 });
+    const read = await rejection(port.save());
+    expect(read.code).toBe('TIMEOUT');
+    expect(read.message).toContain('ran longer than readTimeoutMs 200 ms');
+    const restore = await rejection(port.restore('-A a 10.0.0.1\n'));
+    expect(restore.message).toContain('ran longer than restoreTimeoutMs 400 ms and was killed; raise restoreTimeoutMs');
+    // Without options, a hang still ends: every command has a limit by default.
+    expect([DEFAULT_RESTORE_TIMEOUT_MS, DEFAULT_READ_TIMEOUT_MS]).toEqual([300_000, 60_000]);
+  });
+
+  it('a restore that hangs half-way ends the session with TIMEOUT and names the sets it left uncertain', async () => {
+    // Defect pinned: a hung `ipset restore` used to wait forever with no report.
+    const port = createLinuxPort({ ipsetPath: bin.ipset, restoreTimeoutMs: 300 });
+    await bin.behave({ sleep: 30 });
+    const desired: DesiredState = {
+      owner: 'azure-npm-',
+      sets: [
+        { name: 'azure-npm-1', spec: 'nethash', members: ['10.0.0.1', '10.0.0.2'] },
+        { name: 'azure-npm-2', spec: 'nethash', members: ['10.0.1.1'] },
+      ],
+    };
+    const plan = planReconcile(desired, parseSave(''), []);
+    const started = performance.now();
+    const report = await runRestoreSession(plan, port);
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(report.converged).toBe(false);
+    expect(report.fatal?.code).toBe('TIMEOUT');
+    expect(report.fatal?.message).toContain('restoreTimeoutMs 300');
+    expect(report.linesApplied).toBe(0);
+    expect(report.failedSets).toEqual(['azure-npm-1', 'azure-npm-2']);
+    expect(alive((await bin.lastPid())!)).toBe(false);
+  });
+
   it('kills a restore when its signal aborts and rejects with ABORTED', async () => {
     const port = createLinuxPort({ ipsetPath: bin.ipset });
     await bin.behave({ sleep: 30 });
@@ -138,6 +174,12 @@ describe('createLinuxPort: timeouts and aborts', () => {
     const error = await rejection(port.save({ signal: AbortSignal.abort() }));
     expect(error.code).toBe('ABORTED');
     expect(await bin.calls()).toEqual([]);
+  });
+
+  it('Infinity turns a limit off', async () => {
+    const port = createLinuxPort({ ipsetPath: bin.ipset, restoreTimeoutMs: Infinity, readTimeoutMs: Infinity });
+    await bin.behave({ stdout: 'x\n' });
+    await expect(port.listNames()).resolves.toEqual({ exitCode: 0, stdout: 'x\n', stderr: '' });
   });
 
   it('a call that finishes in time is unaffected by timeoutMs', async () => {
@@ -225,6 +267,8 @@ describe('createLinuxPort: options', () => {
     [{ netns: '' }, 'netns ""'],
     [{ timeoutMs: 0 }, 'timeoutMs "0"'],
     [{ timeoutMs: Number.NaN }, 'timeoutMs "NaN"'],
+    [{ restoreTimeoutMs: -5 }, 'restoreTimeoutMs "-5"'],
+    [{ readTimeoutMs: 2 ** 31 }, 'readTimeoutMs "2147483648"'],
     [{ ipsetPath: '' }, 'ipsetPath ""'],
   ])('rejects %o with INVALID_ARGUMENT', (options, quoted) => {
     let error: unknown;

@@ -117,7 +117,8 @@ describe('arbitraries', () => {
         const ra = a.restore(script.text, { exist: script.exist });
         expect(b.restore(script.text, { exist: script.exist })).toEqual(ra);
         expect(a.saveText()).toBe(b.saveText());
-        expect([0, 1, 2]).toContain(ra.exitCode);
+        // 139: ipset 7.17 segfaults on an icmp type of the other family after a pending add (modelled, measured).
+        expect([0, 1, 2, 139]).toContain(ra.exitCode);
         expect(ra.stdout).toBe('');
       }),
       fcOptions(FILE, 200),

@@ -1,0 +1,191 @@
+/**
+ * The desired-state file as the agent follows it, however it is updated:
+ *
+ * - a Kubernetes ConfigMap volume swaps the `..data` symlink (`desired.yaml ->
+ *   ..data/desired.yaml`, `..data -> ..2026_12_01_…`; an update renames a new
+ *   `..data_tmp` over `..data`), so no event ever names the file itself;
+ * - editors and `mv` replace the file (rename over it);
+ * - `echo > file` writes it in place.
+ *
+ * Any event in the file's folder (or in the folder its symlink resolves to) schedules
+ * a debounced check; every interval tick checks too, so a missed or dropped event never
+ * leaves the agent stale. A check reads the bytes and compares them with the last ones
+ * seen: unchanged bytes are no change. A file that disappears or turns invalid keeps
+ * the last good state in force and is reported once per distinct content, once it
+ * stayed so for a debounce (a half-written file is not a problem yet).
+ */
+import { watch } from 'node:fs';
+import type { FSWatcher } from 'node:fs';
+import { readFile, realpath } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { IpsetsError, isIpsetsError, quote } from '@ipsets/core';
+import type { DesiredState } from '@ipsets/core';
+
+/** Options of {@link DesiredSource}. */
+export interface DesiredSourceOptions {
+  /** Absolute path of the file (may be a symlink). */
+  path: string;
+  /** Wait this long after an event before checking (ms). */
+  debounceMs: number;
+  /** Parses and validates the text; throws an IpsetsError for a bad file. */
+  load(text: string): DesiredState;
+  /** A new valid desired state (different bytes). */
+  onChange(state: DesiredState): void;
+  /** The file is missing (`missing`) or bad (`invalid`); the last good state stays. */
+  onProblem(kind: 'missing' | 'invalid', message: string, error: unknown): void;
+  /** The file is valid again after a problem. */
+  onRecovered(): void;
+  /** Watch the folder (default true). Tests turn it off to play a missed event. */
+  watch?: boolean;
+}
+
+/** The last good desired state and whether the file on disk is still usable. */
+export class DesiredSource {
+  private lastSeen: string | undefined;
+  private problem: string | undefined;
+  private watchers: FSWatcher[] = [];
+  private watchedDirs: string[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private checking: Promise<void> | undefined;
+  private again = false;
+  private closed = false;
+
+  private constructor(
+    private readonly options: DesiredSourceOptions,
+    private state: DesiredState,
+    text: string,
+  ) {
+    this.lastSeen = text;
+  }
+
+  /**
+   * Reads and validates the file once; a bad file at start is the caller's bad input.
+   *
+   * @throws IpsetsError from `load`, or `INVALID_INPUT` when the file cannot be read.
+   */
+  static async open(options: DesiredSourceOptions, readText: () => Promise<string>): Promise<DesiredSource> {
+    const text = await readText();
+    return new DesiredSource(options, options.load(text), text);
+  }
+
+  /** The desired state in force (the last good one). */
+  get desired(): DesiredState {
+    return this.state;
+  }
+
+  /** Why the file on disk is not used, or undefined when it is. */
+  get fileProblem(): string | undefined {
+    return this.problem;
+  }
+
+  /** Starts watching (no-op when `watch: false`). */
+  async start(): Promise<void> {
+    if (this.options.watch === false) return;
+    await this.rewatch();
+  }
+
+  /** Reads the file and applies what changed; concurrent calls collapse into one more check. */
+  check(): Promise<void> {
+    if (this.checking !== undefined) {
+      this.again = true;
+      return this.checking;
+    }
+    this.checking = (async () => {
+      do {
+        this.again = false;
+        await this.checkOnce();
+      } while (this.again && !this.closed);
+    })().finally(() => {
+      this.checking = undefined;
+    });
+    return this.checking;
+  }
+
+  /** Stops watching. */
+  close(): void {
+    this.closed = true;
+    clearTimeout(this.timer);
+    for (const w of this.watchers) w.close();
+    this.watchers = [];
+  }
+
+  private schedule(): void {
+    if (this.closed) return;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.check(), this.options.debounceMs);
+  }
+
+  private async checkOnce(): Promise<void> {
+    let text: string;
+    try {
+      text = await readFile(this.options.path, 'utf8');
+    } catch (error) {
+      const message = `cannot read ${quote(this.options.path)}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`;
+      this.report('missing', message, new IpsetsError('INVALID_INPUT', message, { cause: error }), undefined);
+      return;
+    }
+    if (this.options.watch !== false) await this.rewatch();
+    if (text === this.lastSeen) {
+      return;
+    }
+    let next: DesiredState;
+    try {
+      next = this.options.load(text);
+    } catch (error) {
+      const message = isIpsetsError(error) ? error.message : String(error);
+      this.report('invalid', message, error, text);
+      return;
+    }
+    this.lastSeen = text;
+    this.unsettledKey = undefined;
+    if (this.problem !== undefined) {
+      this.problem = undefined;
+      this.options.onRecovered();
+    }
+    this.state = next;
+    this.options.onChange(next);
+  }
+
+  private report(kind: 'missing' | 'invalid', message: string, error: unknown, text: string | undefined): void {
+    // Report each distinct bad content once, not on every tick.
+    const key = `${kind}\0${text ?? ''}`;
+    if (this.problem !== undefined && this.lastProblemKey === key) return;
+    // An in-place write is a truncate and then a write: a check in between sees an empty
+    // or partial file. Only bytes that are still there one debounce later are reported.
+    if (this.unsettledKey !== key) {
+      this.unsettledKey = key;
+      this.schedule();
+      return;
+    }
+    this.unsettledKey = undefined;
+    this.lastProblemKey = key;
+    this.lastSeen = text;
+    this.problem = message;
+    this.options.onProblem(kind, message, error);
+  }
+
+  private lastProblemKey: string | undefined;
+  private unsettledKey: string | undefined;
+
+  /** Watches the file's folder and, when it is a symlink, the folder it resolves to (re-resolved after every swap). */
+  private async rewatch(): Promise<void> {
+    if (this.closed) return;
+    const dirs = [dirname(this.options.path)];
+    const real = await realpath(this.options.path).catch(() => undefined);
+    if (real !== undefined && dirname(real) !== dirs[0]) dirs.push(dirname(real));
+    if (dirs.join('\0') === this.watchedDirs.join('\0')) return;
+    for (const w of this.watchers) w.close();
+    this.watchers = [];
+    for (const dir of dirs) {
+      try {
+        const w = watch(dir, () => this.schedule());
+        // A folder that goes away ends its watcher; the interval check carries on.
+        w.on('error', () => w.close());
+        this.watchers.push(w);
+      } catch {
+        // Not watchable (gone, or no inotify left): the interval check still sees changes.
+      }
+    }
+    this.watchedDirs = dirs;
+  }
+}

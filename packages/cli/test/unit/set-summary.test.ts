@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { kernelName, reconcileIPSets } from '@ipsets/core';
+import { createFakePort, FakeKernel } from '@ipsets/testing';
+import { desiredStateOf, parseDesiredText } from '../../src/desired-file.js';
+import { formatSetSummary, summarizeSets } from '../../src/set-summary.js';
+
+describe('summarizeSets', () => {
+  it('counts created, updated, unchanged, destroyed, in use and names the sets that are not ok', async () => {
+    const desired = desiredStateOf(
+      parseDesiredText(
+        [
+          'sets:',
+          '  - { type: namespace, name: same, members: [10.0.0.1] }',
+          '  - { type: namespace, name: changed, members: [10.0.0.2, 10.0.0.3] }',
+          '  - { type: namespace, name: fresh, members: [10.0.0.4] }',
+          '',
+        ].join('\n'),
+      ),
+    );
+    const same = kernelName('ns-same');
+    const changed = kernelName('ns-changed');
+    const gone = kernelName('ns-gone');
+    const held = kernelName('ns-held');
+    const kernel = new FakeKernel();
+    const create = (name: string) => `create ${name} hash:net family inet hashsize 1024 maxelem 65536`;
+    const restored = kernel.restore(
+      [
+        create(same),
+        `add ${same} 10.0.0.1`,
+        create(changed),
+        `add ${changed} 10.0.0.2`,
+        create(gone),
+        create(held),
+        // A foreign list holds one owned set: it cannot be destroyed (in use).
+        'create foreign-list list:set size 8',
+        `add foreign-list ${held}`,
+        '',
+      ].join('\n'),
+    );
+    expect(restored.exitCode, restored.stderr).toBe(0);
+    const report = await reconcileIPSets(desired, createFakePort(kernel));
+    const summary = summarizeSets(report, desired);
+    expect(summary).toEqual({
+      created: 1,
+      updated: 1,
+      unchanged: 1,
+      destroyed: 1,
+      inUse: 1,
+      failed: 0,
+      inUseSets: [held],
+      failedSets: [],
+    });
+    expect(formatSetSummary(summary)).toBe(`sets: 1 created, 1 updated, 1 unchanged, 1 destroyed, 1 in use (${held}), 0 failed\n`);
+  });
+});

@@ -1,0 +1,235 @@
+/**
+ * Every published package as a packager and its users get it: `pnpm pack` into a
+ * temp folder; the tarball carries LICENSE, README and the registry metadata;
+ * publint and arethetypeswrong report nothing; the tarballs install with npm into
+ * an empty project where the `ipsets` command runs and where CommonJS (plain and
+ * TypeScript) and ESM consumers load @ipsets/core and use it.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PUBLISHED, ROOT } from './helpers/repo.js';
+
+const work = mkdtempSync(join(tmpdir(), 'ipsets-h5-pack-'));
+const packs = join(work, 'packs');
+const project = join(work, 'project');
+const tarballs = new Map<string, string>();
+const BIN = `${ROOT}packages/release-checks/node_modules/.bin/`;
+
+interface Manifest {
+  name: string;
+  version: string;
+  private?: boolean;
+  license?: string;
+  repository?: { type: string; url: string; directory: string };
+  homepage?: string;
+  bugs?: { url: string };
+  keywords?: string[];
+  files?: string[];
+  dependencies?: Record<string, string>;
+  publishConfig?: { access?: string };
+}
+
+function run(cmd: string, args: readonly string[], cwd: string, timeout = 300_000): { status: number; out: string } {
+  const result = spawnSync(cmd, args, { cwd, encoding: 'utf8', timeout, env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' } });
+  return { status: result.status ?? -1, out: `${result.stdout ?? ''}${result.stderr ?? ''}${result.error ? String(result.error) : ''}` };
+}
+
+/** The files of a tarball (paths under `package/`). */
+function tarList(tarball: string): string[] {
+  const listed = run('tar', ['-tzf', tarball], work);
+  expect(listed.status, listed.out).toBe(0);
+  return listed.out.trim().split('\n').map((p) => p.replace(/^package\//, ''));
+}
+
+function tarFile(tarball: string, path: string): string {
+  const result = spawnSync('tar', ['-xzOf', tarball, `package/${path}`], { encoding: 'utf8' });
+  expect(result.status, result.stderr).toBe(0);
+  return result.stdout;
+}
+
+beforeAll(() => {
+  mkdirSync(packs);
+  for (const pkg of PUBLISHED) {
+    const packed = run('pnpm', ['pack', '--pack-destination', packs], `${ROOT}packages/${pkg}`);
+    expect(packed.status, packed.out).toBe(0);
+  }
+  for (const file of readdirSync(packs)) {
+    const manifest = JSON.parse(tarFile(join(packs, file), 'package.json')) as Manifest;
+    tarballs.set(manifest.name, join(packs, file));
+  }
+  expect([...tarballs.keys()].sort()).toEqual(PUBLISHED.map((p) => `@ipsets/${p}`).sort());
+});
+
+afterAll(() => {
+  rmSync(work, { recursive: true, force: true });
+});
+
+describe('which packages are published', () => {
+  it('every package is either published (public, versioned) or private and ignored by changesets', () => {
+    const config = JSON.parse(readFileSync(`${ROOT}.changeset/config.json`, 'utf8')) as {
+      access: string;
+      ignore: string[];
+      privatePackages?: { version: boolean; tag: boolean };
+    };
+    expect(config.access).toBe('public');
+    expect(config.privatePackages).toEqual({ version: false, tag: false });
+    for (const dir of readdirSync(`${ROOT}packages`)) {
+      const manifest = JSON.parse(readFileSync(`${ROOT}packages/${dir}/package.json`, 'utf8')) as Manifest;
+      if ((PUBLISHED as readonly string[]).includes(dir)) {
+        expect(manifest.private, manifest.name).toBeUndefined();
+        expect(config.ignore, manifest.name).not.toContain(manifest.name);
+        expect(manifest.publishConfig?.access, manifest.name).toBe('public');
+      } else {
+        expect(manifest.private, `${manifest.name} is not published: it must be private`).toBe(true);
+        expect(config.ignore, `${manifest.name} must not be versioned`).toContain(manifest.name);
+      }
+    }
+  });
+});
+
+describe.each(PUBLISHED.map((p) => `@ipsets/${p}`))('the packed tarball of %s', (name) => {
+  it('carries LICENSE (MIT, the @ipsets authors), README, dist and the registry metadata, and no workspace: ranges', () => {
+    const tarball = tarballs.get(name)!;
+    const files = tarList(tarball);
+    expect(files).toContain('LICENSE');
+    expect(files).toContain('README.md');
+    expect(files).toContain('package.json');
+    expect(files.filter((f) => !['LICENSE', 'README.md', 'package.json'].includes(f) && !f.startsWith('dist/'))).toEqual([]);
+    const license = tarFile(tarball, 'LICENSE');
+    expect(license).toMatch(/^MIT License\n\nCopyright \(c\) \d{4} The @ipsets authors\n/);
+    const readme = tarFile(tarball, 'README.md');
+    expect(readme).toMatch(new RegExp(`^# ${name.replace('/', '\\/')}`, 'm'));
+    const manifest = JSON.parse(tarFile(tarball, 'package.json')) as Manifest;
+    expect(manifest.license).toBe('MIT');
+    expect(manifest.repository).toEqual({
+      type: 'git',
+      url: 'git+https://github.com/ipsets/ipsets.git',
+      directory: `packages/${name.slice('@ipsets/'.length)}`,
+    });
+    expect(manifest.homepage).toMatch(/^https:\/\//);
+    expect(manifest.bugs?.url).toMatch(/^https:\/\//);
+    expect(manifest.keywords?.length).toBeGreaterThan(2);
+    expect(manifest.files).toContain('LICENSE');
+    expect(JSON.stringify(manifest.dependencies ?? {})).not.toContain('workspace:');
+  });
+
+  it('its CommonJS build loads the CommonJS builds of other @ipsets packages, never their ESM copies', () => {
+    // A dynamic import() from a .cjs file loads the ESM build: the process would then hold two
+    // copies of @ipsets/core, and isIpsetsError() would be false for errors from the other copy.
+    const tarball = tarballs.get(name)!;
+    for (const file of tarList(tarball).filter((f) => f.endsWith('.cjs'))) {
+      expect(tarFile(tarball, file), file).not.toMatch(/import\(\s*["']@ipsets\//);
+    }
+  });
+
+  it('publint reports nothing', () => {
+    const result = run(`${BIN}publint`, ['run', tarballs.get(name)!, '--strict', '--level', 'suggestion'], work);
+    expect(result.status, result.out).toBe(0);
+    expect(result.out).toContain('All good!');
+    expect(result.out).not.toMatch(/Suggestions|Warnings|Errors/);
+  });
+
+  it('arethetypeswrong reports nothing for Node 16+ resolution (import and require) and bundlers', () => {
+    // node16 profile: the packages need Node >= 20.19, so node10 resolution (no exports map) does not apply.
+    const result = run(`${BIN}attw`, ['--profile', 'node16', '--format', 'json', tarballs.get(name)!], work);
+    expect(result.status, result.out).toBe(0);
+    const report = JSON.parse(result.out.slice(result.out.indexOf('{'))) as {
+      problems?: Record<string, { resolutionKind?: string; entrypoint?: string }[]>;
+    };
+    const problems = Object.values(report.problems ?? {})
+      .flat()
+      .filter((p) => p.resolutionKind !== 'node10');
+    expect(problems).toEqual([]);
+  });
+});
+
+describe('the packed tarballs installed with npm into an empty project', () => {
+  beforeAll(() => {
+    mkdirSync(project);
+    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', version: '0.0.0', private: true }));
+    const installed = run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...tarballs.values()], project, 540_000);
+    expect(installed.status, installed.out).toBe(0);
+  });
+
+  it('every @ipsets package comes from its tarball, not from a registry', () => {
+    const lock = JSON.parse(readFileSync(join(project, 'package-lock.json'), 'utf8')) as {
+      packages: Record<string, { resolved?: string }>;
+    };
+    const ours = Object.entries(lock.packages).filter(([path]) => /node_modules\/@ipsets\//.test(path));
+    expect(ours.map(([path]) => path).sort()).toEqual(PUBLISHED.map((p) => `node_modules/@ipsets/${p}`).sort());
+    for (const [path, entry] of ours) expect(entry.resolved, path).toMatch(/^file:.*\.tgz$/);
+  });
+
+  it('`ipsets --version` and `ipsets plan` run from node_modules/.bin', () => {
+    const version = run(join(project, 'node_modules/.bin/ipsets'), ['--version'], project);
+    expect(version.status, version.out).toBe(0);
+    expect(version.out.trim()).toBe((JSON.parse(tarFile(tarballs.get('@ipsets/cli')!, 'package.json')) as Manifest).version);
+    writeFileSync(join(project, 'small.yaml'), readFileSync(`${ROOT}examples/small.yaml`));
+    const plan = run(join(project, 'node_modules/.bin/ipsets'), ['plan', 'small.yaml'], project);
+    expect(plan.status, plan.out).toBe(0);
+    expect(plan.out.match(/^-N azure-npm-\w+ --exist /gm)).toHaveLength(11);
+  });
+
+  const consumer = (load: string): string => `${load}
+const name = kernelName('ns-shop');
+const desired = { owner: 'azure-npm-', sets: [{ name, spec: 'nethash', members: ['10.244.1.10', '10.0.0.0/8'] }] };
+const text = renderRestore(planReconcile(desired, parseSave(''), []));
+console.log(JSON.stringify({ name, text }));
+`;
+
+  function expectPlanned(out: string): void {
+    const { name, text } = JSON.parse(out.trim().split('\n').at(-1)!) as { name: string; text: string };
+    expect(name).toMatch(/^azure-npm-[0-9a-z]+$/);
+    expect(text).toBe(`-N ${name} --exist nethash\n-A ${name} 10.244.1.10\n-A ${name} 10.0.0.0/8\n`);
+  }
+
+  it('a CommonJS consumer require()s @ipsets/core (and the other packages) and plans a restore', () => {
+    writeFileSync(
+      join(project, 'consumer.cjs'),
+      consumer(
+        "const { kernelName, parseSave, planReconcile, renderRestore } = require('@ipsets/core');\n" +
+          "for (const p of ['@ipsets/exec-linux', '@ipsets/testing', '@ipsets/cli']) if (typeof require(p) !== 'object') throw new Error(p);",
+      ),
+    );
+    const result = run(process.execPath, ['consumer.cjs'], project);
+    expect(result.status, result.out).toBe(0);
+    expectPlanned(result.out);
+  });
+
+  it('an ESM consumer imports @ipsets/core and plans the same restore', () => {
+    writeFileSync(
+      join(project, 'consumer.mjs'),
+      consumer("import { kernelName, parseSave, planReconcile, renderRestore } from '@ipsets/core';\nawait import('@ipsets/cli');"),
+    );
+    const result = run(process.execPath, ['consumer.mjs'], project);
+    expect(result.status, result.out).toBe(0);
+    expectPlanned(result.out);
+  });
+
+  it('a TypeScript CommonJS consumer (module node16) type-checks against the .d.cts types and runs', () => {
+    writeFileSync(
+      join(project, 'consumer.cts'),
+      consumer(
+        "import { kernelName, parseSave, planReconcile, renderRestore } from '@ipsets/core';\n" +
+          "import type { DesiredState } from '@ipsets/core';",
+      ).replace('const desired =', 'const desired: DesiredState ='),
+    );
+    writeFileSync(
+      join(project, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: { module: 'node16', moduleResolution: 'node16', target: 'es2022', strict: true, outDir: 'out', types: [], skipLibCheck: false },
+        files: ['consumer.cts'],
+      }),
+    );
+    const tsc = run(process.execPath, [`${ROOT}node_modules/typescript/bin/tsc`, '-p', 'tsconfig.json'], project);
+    expect(tsc.status, tsc.out).toBe(0);
+    const compiled = readFileSync(join(project, 'out/consumer.cjs'), 'utf8');
+    expect(compiled).toContain('require("@ipsets/core")');
+    const result = run(process.execPath, ['out/consumer.cjs'], project);
+    expect(result.status, result.out).toBe(0);
+    expectPlanned(result.out);
+  });
+});
