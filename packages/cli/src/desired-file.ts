@@ -22,6 +22,7 @@ import {
   canonicalMemberForType,
   isIpsetsError,
   kernelName,
+  memberFamily,
   prefixedName,
   setTypeInfo,
   validateOwner,
@@ -305,7 +306,8 @@ export function validateDesiredDocument(
         }
         let canonical: string;
         try {
-          canonical = canonicalMemberForType(type, member);
+          // An IPv6 member goes to the set's family inet6 sibling (the manager routes it there).
+          canonical = canonicalMemberForType(type, member, memberFamily(member));
         } catch (error) {
           c.add(path, messageOf(error));
           return;

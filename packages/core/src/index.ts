@@ -13,7 +13,9 @@ export {
   CREATE_SPECS,
   EMPTY_SET,
   EMPTY_SET_NAME,
+  INET6_NAME_SUFFIX,
   SET_TYPES,
+  familyOfSpec,
   isCreateSpec,
   isSetType,
   kernelTypeOfSpec,
@@ -81,6 +83,7 @@ export {
   isCanonicalMember,
   isValidKernelSetName,
   isValidMember,
+  memberFamily,
   stripNomatch,
   validateSetName,
 } from './members.js';

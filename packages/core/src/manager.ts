@@ -18,11 +18,21 @@ import type { SetCapacity } from './capacity.js';
 import { DirtyCache, isEmptyUpdate } from './dirty-cache.js';
 import type { DirtyEntry, DirtyState, MemberSource } from './dirty-cache.js';
 import { IpsetsError, isIpsetsError, quote } from './errors.js';
-import { canonicalMember, hasNomatch, stripNomatch } from './members.js';
+import { canonicalMember, hasNomatch, memberFamily, stripNomatch } from './members.js';
 import { DEFAULT_OWNER, kernelName as computeKernelName, validateOwner } from './naming.js';
-import { EMPTY_SET, SET_TYPES, isSetType, prefixedName as prefixOf, sameSetFamily, setTypeInfo, validateSetMetadata } from './set-types.js';
+import {
+  EMPTY_SET,
+  INET6_NAME_SUFFIX,
+  SET_TYPES,
+  isSetType,
+  prefixedName as prefixOf,
+  sameSetFamily,
+  setTypeInfo,
+  validateSetMetadata,
+} from './set-types.js';
 import type { SetTypeInfo } from './set-types.js';
 import type {
+  AddressFamily,
   ApplyReport,
   CreateSpec,
   DesiredSet,
@@ -287,6 +297,11 @@ export class IPSetManager {
   private readonly sets = new Map<string, IPSet>();
   /** Kernel name → prefixed name that claimed it (entries of deleted sets are cleaned lazily). */
   private readonly owners = new Map<string, string>();
+  /**
+   * Lists that hold a logical hash set (added without a family), by the prefixed name
+   * of its inet set: they also hold its inet6 sibling, whenever that comes to exist.
+   */
+  private readonly logicalLists = new Map<string, Set<IPSet>>();
   private readonly dirty: DirtyCache;
   private readonly warn: ((message: string) => void) | undefined;
   private readonly capacity: ReadonlyMap<SetType, SetCapacity>;
@@ -368,6 +383,9 @@ export class IPSetManager {
         details: { option },
       });
     }
+    // Deleting a logical set deletes its inet6 sibling too (on the same terms).
+    const sibling = this.sets.get(prefixedName + INET6_NAME_SUFFIX);
+    if (sibling !== undefined && sibling.info.family === 'inet6') this.deleteIPSet(sibling.name, option);
     const set = this.sets.get(prefixedName);
     if (set === undefined || set === this.emptySet) return false;
     if (!(option === 'force' ? this.canBeForceDeleted(set) : this.canBeDeleted(set))) return false;
@@ -395,6 +413,7 @@ export class IPSetManager {
   reset(): void {
     this.sets.clear();
     this.owners.clear();
+    this.logicalLists.clear();
     this.dirty.clear();
     this.emptySet = undefined;
     this.pending = undefined;
@@ -419,7 +438,8 @@ export class IPSetManager {
     if (metas.length === 0) return;
     checkPodKey(podKey);
     const claims = new Map<string, string>();
-    const resolved = metas.map((meta) => this.resolve(meta, claims));
+    const family = typeof member === 'string' ? memberFamily(member) : 'inet';
+    const resolved = metas.map((meta) => this.resolve(routed(meta, family), claims));
     const canon = resolved.map((r) => {
       this.requireHashSet(r, 'add members to');
       if (r.meta.type === 'emptyHashSet') {
@@ -447,8 +467,9 @@ export class IPSetManager {
   removeFromSets(metas: readonly SetMetadata[], member: string, podKey: string): void {
     if (metas.length === 0) return;
     checkPodKey(podKey);
+    const family = typeof member === 'string' ? memberFamily(member) : 'inet';
     const checked = metas.map((meta) => {
-      const r = this.lookup(meta);
+      const r = this.lookup(routed(meta, family));
       this.requireHashSet(r, 'remove members from');
       return { r, member: memberFor(r, member, 'remove', 'from') };
     });
@@ -482,9 +503,16 @@ export class IPSetManager {
     const memberSets = members.map((r) => this.getOrCreate(r));
     for (const r of lists) {
       const list = this.getOrCreate(r);
-      for (const member of memberSets) {
+      memberSets.forEach((member, i) => {
         if (!list.memberSets!.has(member.kernelName)) this.addMemberToList(list, member);
-      }
+        // A logical member brings its inet6 sibling along, now or when it is created.
+        if (members[i]!.meta.family !== undefined || member.info.family !== 'inet' || member === this.emptySet) return;
+        let holders = this.logicalLists.get(member.name);
+        if (holders === undefined) this.logicalLists.set(member.name, (holders = new Set()));
+        holders.add(list);
+        const sibling = this.sets.get(member.name + INET6_NAME_SUFFIX);
+        if (sibling !== undefined && !list.memberSets!.has(sibling.kernelName)) this.addMemberToList(list, sibling);
+      });
     }
   }
 
@@ -510,15 +538,25 @@ export class IPSetManager {
         this.warn?.(`cannot remove the empty set from list ${list.name}: every namespace label list holds it`);
         continue;
       }
-      const member = this.sets.get(r.prefixed);
-      if (member === undefined || !list.memberSets!.has(member.kernelName)) continue;
-      const listInKernel = this.shouldBeInKernel(list);
-      list.memberSets!.delete(member.kernelName);
-      member.ipsetReferCount = Math.max(0, member.ipsetReferCount - 1);
-      if (listInKernel) {
-        this.dDeleteMember(list, member.kernelName);
-        this.releaseKernelReference(member);
+      if (r.meta.family === undefined) {
+        // The logical set: its inet6 sibling leaves the list with it.
+        this.logicalLists.get(r.prefixed)?.delete(list);
+        const sibling = this.sets.get(r.prefixed + INET6_NAME_SUFFIX);
+        if (sibling !== undefined) this.detachFromList(list, sibling);
       }
+      const member = this.sets.get(r.prefixed);
+      if (member !== undefined) this.detachFromList(list, member);
+    }
+  }
+
+  private detachFromList(list: IPSet, member: IPSet): void {
+    if (!list.memberSets!.has(member.kernelName)) return;
+    const listInKernel = this.shouldBeInKernel(list);
+    list.memberSets!.delete(member.kernelName);
+    member.ipsetReferCount = Math.max(0, member.ipsetReferCount - 1);
+    if (listInKernel) {
+      this.dDeleteMember(list, member.kernelName);
+      this.releaseKernelReference(member);
     }
   }
 
@@ -561,6 +599,14 @@ export class IPSetManager {
     }
     this.resolveEmptySetFor([r], claims);
     const set = this.getOrCreate(r);
+    this.addReferenceTo(set, refName, refType);
+    // A logical set's inet6 sibling carries the same references (an inet6 sibling made
+    // later copies them when it is created).
+    const sibling = meta.family === undefined ? this.sets.get(set.name + INET6_NAME_SUFFIX) : undefined;
+    if (sibling !== undefined) this.addReferenceTo(sibling, refName, refType);
+  }
+
+  private addReferenceTo(set: IPSet, refName: string, refType: ReferenceType): void {
     const wasInKernel = this.shouldBeInKernel(set);
     if (refType === 'selector') (set.selectorRefs ??= new Set()).add(refName);
     else (set.netPolRefs ??= new Set()).add(refName);
@@ -587,6 +633,12 @@ export class IPSetManager {
         { details: { set: prefixedName, refName, refType } },
       );
     }
+    this.deleteReferenceFrom(set, refName, refType);
+    const sibling = this.sets.get(prefixedName + INET6_NAME_SUFFIX);
+    if (sibling !== undefined && sibling.info.family === 'inet6') this.deleteReferenceFrom(sibling, refName, refType);
+  }
+
+  private deleteReferenceFrom(set: IPSet, refName: string, refType: ReferenceType): void {
     const wasInKernel = this.shouldBeInKernel(set);
     if (refType === 'selector') set.selectorRefs?.delete(refName);
     else set.netPolRefs?.delete(refName);
@@ -805,8 +857,8 @@ export class IPSetManager {
   /** Validates `meta` for lookup only (no creation): a known type that fits an existing set. */
   private lookup(meta: SetMetadata): Resolved {
     validateSetMetadata(meta);
-    const info = setTypeInfo(meta.type);
-    const prefixed = info.prefix + meta.name;
+    const info = setTypeInfo(meta.type, meta.family);
+    const prefixed = info.family === 'inet6' ? info.prefix + meta.name + INET6_NAME_SUFFIX : info.prefix + meta.name;
     const existing = this.sets.get(prefixed);
     if (existing !== undefined) this.checkFamily(existing, meta);
     return { meta, prefixed, info, kernelName: existing?.kernelName ?? '' };
@@ -815,8 +867,8 @@ export class IPSetManager {
   /** Validates `meta` for use with creation: also claims (tentatively, in `claims`) the kernel name of a new set. */
   private resolve(meta: SetMetadata, claims: Map<string, string>): Resolved {
     validateSetMetadata(meta);
-    const info = setTypeInfo(meta.type);
-    const prefixed = info.prefix + meta.name;
+    const info = setTypeInfo(meta.type, meta.family);
+    const prefixed = info.family === 'inet6' ? info.prefix + meta.name + INET6_NAME_SUFFIX : info.prefix + meta.name;
     const existing = this.sets.get(prefixed);
     if (existing !== undefined) {
       this.checkFamily(existing, meta);
@@ -907,9 +959,14 @@ export class IPSetManager {
     const existing = this.sets.get(r.prefixed);
     if (existing !== undefined) return existing;
     const set = new IPSet(r.prefixed, r.meta.name, r.meta.type, r.info, r.kernelName);
+    if (set.info.family === 'inet6') {
+      const base = this.sets.get(set.name.slice(0, -INET6_NAME_SUFFIX.length));
+      if (base?.selectorRefs !== undefined && base.selectorRefs.size > 0) set.selectorRefs = new Set(base.selectorRefs);
+      if (base?.netPolRefs !== undefined && base.netPolRefs.size > 0) set.netPolRefs = new Set(base.netPolRefs);
+    }
     this.sets.set(set.name, set);
     this.owners.set(set.kernelName, set.name);
-    if (this.mode === 'all') this.dCreate(set);
+    if (this.mode === 'all' || this.shouldBeInKernel(set)) this.dCreate(set);
     if (set.type === EMPTY_SET.type && set.name === EMPTY_PREFIXED && this.addEmptySetToLists && this.emptySet === undefined) {
       this.emptySet = set;
       this.dCreate(set);
@@ -917,6 +974,12 @@ export class IPSetManager {
     if (this.addEmptySetToLists && isNamespaceList(set.type)) {
       const empty = this.ensureEmptySet();
       if (!set.memberSets!.has(empty.kernelName)) this.addMemberToList(set, empty);
+    }
+    if (set.info.family === 'inet6') {
+      const holders = this.logicalLists.get(set.name.slice(0, -INET6_NAME_SUFFIX.length));
+      for (const list of holders ?? []) {
+        if (this.sets.get(list.name) === list && !list.memberSets!.has(set.kernelName)) this.addMemberToList(list, set);
+      }
     }
     return set;
   }
@@ -997,6 +1060,7 @@ export class IPSetManager {
     if (set.memberSets !== undefined) {
       // The seed leaves these counts behind, so former members can never be deleted (§g.2.6).
       for (const member of set.memberSets.values()) {
+        this.logicalLists.get(member.name)?.delete(set);
         member.ipsetReferCount = Math.max(0, member.ipsetReferCount - 1);
         if (inKernel) this.releaseKernelReference(member);
       }
@@ -1072,10 +1136,21 @@ function isNamespaceList(type: SetType): boolean {
   return type === 'keyLabelOfNamespace' || type === 'keyValueLabelOfNamespace';
 }
 
+/**
+ * The set a member goes to: a family-less hash set's IPv6 member goes to its `inet6`
+ * sibling (a set of its own, with its own kernel name); a set with an explicit
+ * family keeps it, so a member of the other family is refused by the grammar.
+ */
+function routed(meta: SetMetadata, family: AddressFamily): SetMetadata {
+  if (family !== 'inet6' || meta === null || typeof meta !== 'object' || meta.family !== undefined) return meta;
+  if (!isSetType(meta.type) || setTypeInfo(meta.type).kind !== 'set' || meta.type === 'emptyHashSet') return meta;
+  return { name: meta.name, type: meta.type, family: 'inet6' };
+}
+
 function memberFor(r: Resolved, member: string, verb: 'add' | 'remove', preposition: 'to' | 'from'): string {
   const kind = r.info.kernelType === 'hash:ip,port' ? 'hash:ip,port' : 'hash:net';
   try {
-    return canonicalMember(kind, member);
+    return canonicalMember(kind, member, r.info.family ?? 'inet');
   } catch (error) {
     if (!isIpsetsError(error)) throw error;
     throw new IpsetsError(

@@ -11,7 +11,8 @@
  * member of states with a million members.
  */
 import { IpsetsError, quote } from './errors.js';
-import type { SetType } from './types.js';
+import { formatIPv6, isZeroIPv6, maskIPv6, scanIPv6 } from './members-inet6.js';
+import type { AddressFamily, SetType } from './types.js';
 
 /** Kernel set types that hold addresses (list:set members are set names). */
 export type MemberKind = 'hash:net' | 'hash:ip,port';
@@ -27,16 +28,28 @@ const CH_COMMA = 44;
 const CH_COLON = 58;
 const CH_SPACE = 32;
 
+const CH_OPEN_BRACKET = 91;
+const CH_CLOSE_BRACKET = 93;
+
+/** What a member of each kind and family looks like, for error messages. */
+function expectedMember(kind: MemberKind, family: AddressFamily): string {
+  if (family === 'inet6') {
+    return kind === 'hash:net'
+      ? 'an IPv6 address with an optional /1-128 prefix length and an optional " nomatch" suffix, e.g. "2001:db8::/64" or "fe80::1"'
+      : 'IPv6 address, protocol (tcp, udp or sctp) and numeric port as "ip,proto:port", e.g. "fe80::1,tcp:80"';
+  }
+  return kind === 'hash:net'
+    ? 'a dotted-decimal IPv4 address with an optional /1-32 prefix length and an optional " nomatch" suffix, e.g. "10.0.0.0/24" or "10.0.0.1"'
+    : 'IPv4 address, protocol (tcp, udp or sctp) and numeric port as "ip,proto:port", e.g. "10.0.0.1,tcp:80"';
+}
+
 /** The error of a member that does not fit its kind's grammar. */
-function invalidMember(kind: MemberKind, member: string, reason: string): IpsetsError {
-  const expected =
-    kind === 'hash:net'
-      ? 'a dotted-decimal IPv4 address with an optional /1-32 prefix length and an optional " nomatch" suffix, e.g. "10.0.0.0/24" or "10.0.0.1"'
-      : 'IPv4 address, protocol (tcp, udp or sctp) and numeric port as "ip,proto:port", e.g. "10.0.0.1,tcp:80"';
+function invalidMember(kind: MemberKind, member: string, reason: string, family: AddressFamily = 'inet'): IpsetsError {
+  const set = family === 'inet6' ? `${kind} family inet6` : kind;
   return new IpsetsError(
     'INVALID_MEMBER',
-    `Invalid ${kind} member ${quote(member)}: ${reason}; expected ${expected}.`,
-    { details: { kind, member, reason } },
+    `Invalid ${set} member ${quote(member)}: ${reason}; expected ${expectedMember(kind, family)}.`,
+    { details: { kind, family, member, reason } },
   );
 }
 
@@ -98,7 +111,9 @@ function formatIPv4(v: number): string {
 /** Why an address part failed, for the error message only (slow path). */
 function describeBadAddress(s: string): string {
   if (s.length === 0) return 'the member is empty';
-  if (s.indexOf(':') !== -1 && s.indexOf(',') === -1) return 'IPv6 is not supported (sets are created with family inet)';
+  if (memberFamily(s) === 'inet6') {
+    return 'it is an IPv6 address, and a family inet set holds IPv4 addresses only (IPv6 members belong in the family inet6 set)';
+  }
   const c = s.charCodeAt(0);
   if (c === CH_SPACE || c === 9) return 'leading whitespace is not allowed';
   if (c === 45) return 'a leading "-" is not allowed';
@@ -168,27 +183,34 @@ function isPortProtocol(s: string, start: number, end: number): boolean {
   return len === 4 && s.startsWith('sctp', start);
 }
 
-function canonicalIpPortMember(member: string): string {
+/** Why the text after a hash:ip,port address at `pos` is not `,proto:port` (slow path). */
+function describeMissingPort(member: string, pos: number): string {
+  const c = pos < member.length ? member.charCodeAt(pos) : -1;
+  return c === CH_SLASH
+    ? 'a CIDR is not allowed here (ipset would expand it into one entry per address)'
+    : c === CH_SPACE
+      ? 'hash:ip,port members take no options (nomatch is only for hash:net)'
+      : 'the ",proto:port" part is missing';
+}
+
+// The zero address is refused by the kernel in hash:ip,port sets of both families
+// (measured on ipset 7.17: `add p 0.0.0.0,tcp:1` and `add p6 ::,tcp:1` fail with
+// "Kernel error received: Invalid argument"), so it must never reach a restore file.
+const ZERO_ADDRESS = 'the zero address cannot be stored in a hash:ip,port set (the kernel rejects it with "Invalid argument")';
+
+/**
+ * Checks the `proto:port` (or bare `port`) after the comma at `pos - 1` and returns
+ * the index where the port digits start, negated and minus one when no protocol
+ * was written (ipset then means tcp).
+ */
+function scanProtoPort(member: string, pos: number, family: AddressFamily): number {
   const n = member.length;
-  let pos = scanIPv4(member, 0);
-  if (pos < 0) throw invalidMember('hash:ip,port', member, describeBadAddress(member));
-  if (pos >= n || member.charCodeAt(pos) !== CH_COMMA) {
-    const c = pos < n ? member.charCodeAt(pos) : -1;
-    const reason =
-      c === CH_SLASH
-        ? 'a CIDR is not allowed here (ipset would expand it into one entry per address)'
-        : c === CH_SPACE
-          ? 'hash:ip,port members take no options (nomatch is only for hash:net)'
-          : 'the ",proto:port" part is missing';
-    throw invalidMember('hash:ip,port', member, reason);
-  }
-  pos++;
   let hasProto = false;
   const colon = member.indexOf(':', pos);
   if (colon !== -1) {
     if (!isPortProtocol(member, pos, colon)) {
       const proto = member.slice(pos, colon);
-      throw invalidMember('hash:ip,port', member, `the protocol ${quote(proto)} is not one of tcp, udp, sctp (lowercase)`);
+      throw invalidMember('hash:ip,port', member, `the protocol ${quote(proto)} is not one of tcp, udp, sctp (lowercase)`, family);
     }
     hasProto = true;
     pos = colon + 1;
@@ -199,11 +221,145 @@ function canonicalIpPortMember(member: string): string {
       'hash:ip,port',
       member,
       `the port ${quote(member.slice(pos))} is not a number 0-65535 without leading zeros (service names and ranges are not accepted)`,
+      family,
     );
   }
-  if (hasProto) return member;
+  return hasProto ? pos : -pos - 1;
+}
+
+function canonicalIpPortMember(member: string): string {
+  const n = member.length;
+  let pos = scanIPv4(member, 0);
+  if (pos < 0) throw invalidMember('hash:ip,port', member, describeBadAddress(member));
+  if (pos >= n || member.charCodeAt(pos) !== CH_COMMA) {
+    throw invalidMember('hash:ip,port', member, describeMissingPort(member, pos));
+  }
+  if (scannedIp === 0) throw invalidMember('hash:ip,port', member, ZERO_ADDRESS);
+  const portAt = scanProtoPort(member, pos + 1, 'inet');
+  if (portAt >= 0) return member;
+  pos = -portAt - 1;
   // ipset's default protocol is tcp; write it out so desired and saved members compare equal.
   return `${member.slice(0, pos - 1)},tcp:${member.slice(pos)}`;
+}
+
+/**
+ * Reads the IPv6 address of a family inet6 member in `member[0, end)` (optionally in
+ * brackets, which ipset accepts and does not print) into the IPv6 scratch groups.
+ */
+function scanMemberIPv6(kind: MemberKind, member: string, end: number): void {
+  let start = 0;
+  let stop = end;
+  if (member.charCodeAt(0) === CH_OPEN_BRACKET) {
+    if (end < 2 || member.charCodeAt(end - 1) !== CH_CLOSE_BRACKET) {
+      throw invalidMember(kind, member, 'the "[" before the address is not closed by "]"', 'inet6');
+    }
+    start = 1;
+    stop = end - 1;
+  }
+  if (scanIPv6(member, start, stop)) return;
+  throw invalidMember(kind, member, describeBadAddress6(member, start, stop), 'inet6');
+}
+
+/** Why an address part of a family inet6 member failed, for the error message only (slow path). */
+function describeBadAddress6(member: string, start: number, stop: number): string {
+  if (member.length === 0) return 'the member is empty';
+  if (start === stop) return 'the address is empty';
+  if (scanIPv4(member, start) === stop) {
+    return 'it is an IPv4 address, and a family inet6 set holds IPv6 addresses only (IPv4 members belong in the family inet set)';
+  }
+  const c = member.charCodeAt(0);
+  if (c === CH_SPACE || c === 9) return 'leading whitespace is not allowed';
+  if (c === 45) return 'a leading "-" is not allowed';
+  if (/[\n\r\t#"]/.test(member)) return 'newlines, tabs, quotes and "#" are not allowed';
+  if (member.slice(start, stop).indexOf('%') !== -1) return 'a zone index ("%eth0") cannot be stored in a set';
+  return 'the address is not IPv6 (groups of 1-4 hexadecimal digits separated by ":", at most one "::")';
+}
+
+function canonicalNet6Member(member: string): string {
+  const n = member.length;
+  let end = 0;
+  while (end < n) {
+    const c = member.charCodeAt(end);
+    if (c === CH_SLASH || c === CH_SPACE || c === CH_COMMA) break;
+    end++;
+  }
+  scanMemberIPv6('hash:net', member, end);
+  let pos = end;
+  let prefix = 128;
+  if (pos < n && member.charCodeAt(pos) === CH_SLASH) {
+    const stop = scanNumber(member, pos + 1, 3);
+    if (stop < 0 || scannedNumber > 128) {
+      throw invalidMember('hash:net', member, 'the prefix length must be a number 1-128 without leading zeros', 'inet6');
+    }
+    if (scannedNumber === 0) {
+      throw invalidMember(
+        'hash:net',
+        member,
+        'a /0 prefix cannot be stored in a hash:net set (the kernel rejects it: "The value of the CIDR parameter of the IP address is invalid"); use the two halves ::/1 and 8000::/1 instead',
+        'inet6',
+      );
+    }
+    prefix = scannedNumber;
+    pos = stop;
+  }
+  let nomatch = false;
+  if (pos < n) {
+    if (n - pos === NOMATCH_LEN && member.endsWith(NOMATCH)) {
+      nomatch = true;
+    } else if (member.charCodeAt(pos) === CH_COMMA) {
+      throw invalidMember('hash:net', member, 'a ",port" part belongs in a hash:ip,port (named ports) set', 'inet6');
+    } else {
+      throw invalidMember(
+        'hash:net',
+        member,
+        `unexpected ${quote(member.slice(pos))} after the address (only a single " nomatch" may follow)`,
+        'inet6',
+      );
+    }
+  }
+  if (prefix < 128) maskIPv6(prefix);
+  const address = formatIPv6();
+  const text = prefix === 128 ? address : `${address}/${prefix}`;
+  const canonical = nomatch ? text + NOMATCH : text;
+  // Hand back the caller's string when it already is canonical (no second copy kept).
+  return canonical === member ? member : canonical;
+}
+
+function canonicalIp6PortMember(member: string): string {
+  const comma = member.indexOf(',');
+  const n = member.length;
+  let end = comma === -1 ? n : comma;
+  for (let i = 0; i < end; i++) {
+    const c = member.charCodeAt(i);
+    if (c === CH_SLASH || c === CH_SPACE) {
+      end = i;
+      break;
+    }
+  }
+  scanMemberIPv6('hash:ip,port', member, end);
+  if (end !== comma) throw invalidMember('hash:ip,port', member, describeMissingPort(member, end), 'inet6');
+  if (isZeroIPv6()) throw invalidMember('hash:ip,port', member, ZERO_ADDRESS, 'inet6');
+  const address = formatIPv6();
+  const portAt = scanProtoPort(member, comma + 1, 'inet6');
+  const canonical = portAt >= 0 ? `${address}${member.slice(comma)}` : `${address},tcp:${member.slice(-portAt - 1)}`;
+  return canonical === member ? member : canonical;
+}
+
+/**
+ * The family a member is written in: `inet6` when its address part (before the
+ * `,` of a hash:ip,port member) contains a `:` or starts with `[`, else `inet`.
+ * It reads the text only as far as needed to tell, and says nothing about
+ * validity: {@link canonicalMember} checks the member against the family.
+ */
+export function memberFamily(member: string): AddressFamily {
+  const n = member.length;
+  if (n > 0 && member.charCodeAt(0) === CH_OPEN_BRACKET) return 'inet6';
+  for (let i = 0; i < n; i++) {
+    const c = member.charCodeAt(i);
+    if (c === CH_COLON) return 'inet6';
+    if (c === CH_COMMA || c === CH_SLASH || c === CH_SPACE) return 'inet';
+  }
+  return 'inet';
 }
 
 /**
@@ -218,15 +374,31 @@ function canonicalIpPortMember(member: string): string {
  *   of the IP address is invalid"); use `0.0.0.0/1` and `128.0.0.0/1`.
  * - `hash:ip,port`: `a.b.c.d,proto:port` with proto `tcp`, `udp` or `sctp` and a
  *   numeric port 0–65535; `a.b.c.d,port` means tcp and becomes `a.b.c.d,tcp:port`.
+ *   The zero address `0.0.0.0` (and `::`) is refused: the kernel rejects it.
+ *
+ * With `family` `inet6` the address is IPv6 (any `inet_pton` spelling: either case,
+ * leading zeros in groups, `::` anywhere, a dotted IPv4 tail, optionally in
+ * brackets), printed as `ipset save` prints it: lower case, the longest zero run
+ * compressed, host bits cleared, `/128` dropped, ports as for IPv4
+ * (`FE80::0001,80` → `fe80::1,tcp:80`). Prefix lengths are 1–128 (`/0` is refused
+ * like IPv4's). A member of the other family is an error, never a line.
  *
  * Returns the input string itself when it is already canonical.
  *
  * @throws IpsetsError `INVALID_MEMBER` quoting the value and saying what was expected.
  */
-export function canonicalMember(kind: MemberKind, member: string): string {
+export function canonicalMember(kind: MemberKind, member: string, family: AddressFamily = 'inet'): string {
   if (typeof member !== 'string') {
     throw new IpsetsError('INVALID_MEMBER', `Invalid ${String(kind)} member ${quote(member)}: expected a string.`, {
       details: { kind, member },
+    });
+  }
+  if (family === 'inet6') {
+    if (kind === 'hash:net') return canonicalNet6Member(member);
+    if (kind === 'hash:ip,port') return canonicalIp6PortMember(member);
+  } else if (family !== 'inet') {
+    throw new IpsetsError('INVALID_ARGUMENT', `Unknown address family ${quote(family)}; expected "inet" or "inet6".`, {
+      details: { family },
     });
   }
   if (kind === 'hash:net') return canonicalNetMember(member);
@@ -240,30 +412,32 @@ export function canonicalMember(kind: MemberKind, member: string): string {
 
 /**
  * True when `member` is exactly the canonical text of a member of a set of kernel
- * type `type` — what `ipset save` prints and what {@link canonicalMember} returns —
- * or, for `list:set`, a valid set name. Anything else (a valid but non-canonical form
- * such as `10.0.0.0/024`, an IPv6 address, an element this library never writes)
- * is false. Never throws. This is the test for echoing a kernel member into a plan.
+ * type `type` and `family` — what `ipset save` prints and what {@link canonicalMember}
+ * returns — or, for `list:set`, a valid set name. Anything else (a valid but
+ * non-canonical form such as `10.0.0.0/024`, an address of the other family, an
+ * element this library never writes) is false. Never throws. This is the test for
+ * echoing a kernel member into a plan.
  */
-export function isCanonicalMember(type: MemberKind | 'list:set', member: string): boolean {
+export function isCanonicalMember(type: MemberKind | 'list:set', member: string, family: AddressFamily = 'inet'): boolean {
   if (typeof member !== 'string') return false;
   if (type === 'list:set') return setNameProblem(member) === undefined;
-  if (type === 'hash:net' && isCanonicalHost(member)) return true;
+  if (family === 'inet' && type === 'hash:net' && isCanonicalHost(member)) return true;
   if (type !== 'hash:net' && type !== 'hash:ip,port') return false;
   // Cheap refusal before the scanners: no canonical member is longer than
-  // "255.255.255.255,sctp:65535" or "255.255.255.255/32 nomatch".
-  if (member.length > 26) return false;
+  // "255.255.255.255,sctp:65535" or "255.255.255.255/32 nomatch" (inet), or than
+  // "ffff:…:ffff/127 nomatch" (inet6, 51 characters).
+  if (member.length > (family === 'inet6' ? 51 : 26)) return false;
   try {
-    return canonicalMember(type, member) === member;
+    return canonicalMember(type, member, family) === member;
   } catch {
     return false;
   }
 }
 
-/** True when `member` is valid for `kind` (see {@link canonicalMember}). */
-export function isValidMember(kind: MemberKind, member: string): boolean {
+/** True when `member` is valid for `kind` and `family` (see {@link canonicalMember}). */
+export function isValidMember(kind: MemberKind, member: string, family: AddressFamily = 'inet'): boolean {
   try {
-    canonicalMember(kind, member);
+    canonicalMember(kind, member, family);
     return true;
   } catch {
     return false;
@@ -273,24 +447,25 @@ export function isValidMember(kind: MemberKind, member: string): boolean {
 /**
  * Canonical member of a set of NPM type `type`: list types take set names
  * (validated by {@link validateSetName}, returned unchanged), `namedPorts` takes
- * `hash:ip,port` members, every other hash type takes `hash:net` members.
+ * `hash:ip,port` members, every other hash type takes `hash:net` members, of
+ * `family` (default `inet`; lists ignore it).
  *
  * @throws IpsetsError `INVALID_MEMBER` or `INVALID_SET_NAME`.
  */
-export function canonicalMemberForType(type: SetType, member: string): string {
+export function canonicalMemberForType(type: SetType, member: string, family: AddressFamily = 'inet'): string {
   switch (type) {
     case 'keyLabelOfNamespace':
     case 'keyValueLabelOfNamespace':
     case 'nestedLabelOfPod':
       return validateSetName(member);
     case 'namedPorts':
-      return canonicalMember('hash:ip,port', member);
+      return canonicalMember('hash:ip,port', member, family);
     case 'namespace':
     case 'keyLabelOfPod':
     case 'keyValueLabelOfPod':
     case 'cidrBlocks':
     case 'emptyHashSet':
-      return canonicalMember('hash:net', member);
+      return canonicalMember('hash:net', member, family);
     default:
       throw new IpsetsError('INVALID_SET_TYPE', `Unknown set type ${quote(type)}.`, { details: { type } });
   }

@@ -48,7 +48,7 @@ import { IpsetsError, quote } from './errors.js';
 import { canonicalMember, entryKey, hostAddress, isCanonicalMember, validateSetName } from './members.js';
 import type { MemberKind } from './members.js';
 import { isOwnedSetName, validateOwnerPrefix } from './naming.js';
-import { CREATE_SPECS, isCreateSpec, kernelTypeOfSpec } from './set-types.js';
+import { CREATE_SPECS, familyOfSpec, isCreateSpec, kernelTypeOfSpec } from './set-types.js';
 import type {
   CreateSpec,
   DesiredSet,
@@ -229,15 +229,17 @@ function validateDesired(desired: DesiredState): Map<string, Wanted> {
     }
     const capacity = validateCapacity({ maxelem: set.maxelem, hashsize: set.hashsize }, set.spec, `desired set ${quote(name)}`);
     const kernelType = kernelTypeOfSpec(set.spec);
+    const family = familyOfSpec(set.spec) ?? 'inet';
     const list = kernelType === 'list:set';
     const entries = new Map<string, number>();
     const members: string[] = [];
-    const hosts = kernelType === 'hash:net' ? new HostTable(set.members.length) : undefined;
+    // The host table reads IPv4 addresses: an inet6 set's members all take the generic path.
+    const hosts = kernelType === 'hash:net' && family === 'inet' ? new HostTable(set.members.length) : undefined;
     for (const raw of set.members) {
       // A canonical host member (the common case: members from the manager) is read
       // once, for its address; anything else is canonicalised first.
       let address = hosts !== undefined && typeof raw === 'string' ? hostAddress(raw) : -1;
-      const member = address >= 0 ? raw : list ? validateSetName(raw) : canonicalMember(kernelType, raw);
+      const member = address >= 0 ? raw : list ? validateSetName(raw) : canonicalMember(kernelType, raw, family);
       if (address < 0 && hosts !== undefined) address = hostAddress(member);
       let index: number | undefined;
       let key = '';
@@ -296,8 +298,11 @@ function conflictOf(saved: SavedSet, spec: CreateSpec, capacity: SetCapacity): s
     if (size !== DEFAULT_LIST_SIZE) return `kernel list size ${size} differs from ${DEFAULT_LIST_SIZE}`;
     return undefined;
   }
+  // `-N name --exist nethash` succeeds on an existing family inet6 set (measured on
+  // 7.17: -exist does not compare the family), so a family change must be caught here.
   const family = opts.get('family') ?? 'inet';
-  if (family !== 'inet') return `kernel family ${quote(family)} differs from "inet"`;
+  const wantedFamily = familyOfSpec(spec) ?? 'inet';
+  if (family !== wantedFamily) return `kernel family ${quote(family)} differs from ${quote(wantedFamily)}`;
   const maxelem = opts.get('maxelem') ?? DEFAULT_MAXELEM;
   const wantedMaxelem = String(effectiveCapacity(spec, capacity).maxelem);
   if (maxelem !== wantedMaxelem) return `kernel maxelem ${maxelem} differs from ${wantedMaxelem}`;
@@ -582,7 +587,7 @@ export function planReconcile(
         }
         if (match >= 0) {
           have[match] = 1;
-        } else if (address >= 0 || isCanonicalMember(type, m)) {
+        } else if (address >= 0 || isCanonicalMember(type, m, familyOfSpec(w.set.spec))) {
           // Not desired, or its nomatch flag switches: delete (and add back below).
           line({ op: 'del', set: name, member: m, section, onError: DEL_HANDLERS });
         } else {

@@ -19,8 +19,11 @@ import { createSpecText, validateCapacity } from './capacity.js';
 import { IpsetsError, quote } from './errors.js';
 import { isCanonicalHost, isCanonicalMember, isValidKernelSetName, stripNomatch } from './members.js';
 import type { MemberKind } from './members.js';
-import { isCreateSpec, kernelTypeOfSpec } from './set-types.js';
+import { CREATE_SPECS, familyOfSpec, isCreateSpec, kernelTypeOfSpec } from './set-types.js';
 import type { KernelSetType, PlanLine, RestorePlan } from './types.js';
+
+/** The member grammar of a set: its kernel type, plus `family inet6` for an IPv6 hash set. */
+type MemberGrammar = KernelSetType | 'hash:net family inet6' | 'hash:ip,port family inet6';
 
 /** Most members per joined run of {@link renderRestore}. */
 const RUN_LINES = 1024;
@@ -48,7 +51,7 @@ function badSetName(line: PlanLine): IpsetsError {
   );
 }
 
-function badMember(line: PlanLine, kind: KernelSetType | undefined): IpsetsError {
+function badMember(line: PlanLine, kind: MemberGrammar | undefined): IpsetsError {
   const expected =
     kind === undefined
       ? 'a canonical hash:net or hash:ip,port member or a set name'
@@ -71,14 +74,18 @@ function tooLong(line: PlanLine, bytes: number): IpsetsError {
 }
 
 /** True when `member` fits the grammar of `kind`, or of any member kind when the kind is unknown. */
-function memberFits(kind: KernelSetType | undefined, member: string): boolean {
+function memberFits(kind: MemberGrammar | undefined, member: string): boolean {
   if (kind === 'hash:net' && isCanonicalHost(member)) return true;
+  if (kind === 'hash:net family inet6') return isCanonicalMember('hash:net', member, 'inet6');
+  if (kind === 'hash:ip,port family inet6') return isCanonicalMember('hash:ip,port', member, 'inet6');
   if (kind !== undefined) return isCanonicalMember(kind, member);
   return (
     isCanonicalHost(member) ||
     isCanonicalMember('hash:net', member) ||
     isCanonicalMember('hash:ip,port', member) ||
-    isCanonicalMember('list:set', member)
+    isCanonicalMember('list:set', member) ||
+    isCanonicalMember('hash:net', member, 'inet6') ||
+    isCanonicalMember('hash:ip,port', member, 'inet6')
   );
 }
 
@@ -87,7 +94,7 @@ function memberFits(kind: KernelSetType | undefined, member: string): boolean {
  * written (del lines without ` nomatch`). Names, specs and members are ASCII once
  * checked, so string length is byte length.
  */
-function checkedMember(line: PlanLine, kind: KernelSetType | undefined): string {
+function checkedMember(line: PlanLine, kind: MemberGrammar | undefined): string {
   const member = line.member;
   if (typeof member !== 'string' || !memberFits(kind, member)) {
     if (member === undefined) throw missing(line, 'member');
@@ -117,7 +124,7 @@ export function renderLine(line: PlanLine): string {
 }
 
 /** {@link renderLine} with the kernel type of the line's set, when known. */
-function renderCheckedLine(line: PlanLine, kind: KernelSetType | undefined): string {
+function renderCheckedLine(line: PlanLine, kind: MemberGrammar | undefined): string {
   const op = line.op;
   if (op !== 'create' && op !== 'add' && op !== 'del' && op !== 'flush' && op !== 'destroy' && op !== 'swap') {
     throw new IpsetsError(
@@ -133,7 +140,7 @@ function renderCheckedLine(line: PlanLine, kind: KernelSetType | undefined): str
       if (!isCreateSpec(line.spec)) {
         throw new IpsetsError(
           'INVALID_ARGUMENT',
-          `Refusing to render a create line for set ${quote(line.set)} with spec ${quote(line.spec)}: expected nethash, hash:ip,port, setlist or nethash maxelem 4294967295.`,
+          `Refusing to render a create line for set ${quote(line.set)} with spec ${quote(line.spec)}: expected one of ${CREATE_SPECS.join(', ')}.`,
           { details: { line } },
         );
       }
@@ -159,11 +166,13 @@ function renderCheckedLine(line: PlanLine, kind: KernelSetType | undefined): str
 }
 
 /** Kernel type of every set the plan creates (the spec of its last create line). */
-function createdKinds(lines: readonly PlanLine[]): Map<string, KernelSetType> {
-  const kinds = new Map<string, KernelSetType>();
+function createdKinds(lines: readonly PlanLine[]): Map<string, MemberGrammar> {
+  const kinds = new Map<string, MemberGrammar>();
   for (let i = 0; i < lines.length; i++) {
     const l = lines[i]!;
-    if (l.op === 'create' && isCreateSpec(l.spec)) kinds.set(l.set, kernelTypeOfSpec(l.spec));
+    if (l.op !== 'create' || !isCreateSpec(l.spec)) continue;
+    const type = kernelTypeOfSpec(l.spec);
+    kinds.set(l.set, familyOfSpec(l.spec) === 'inet6' && type !== 'list:set' ? `${type} family inet6` : type);
   }
   return kinds;
 }
@@ -193,7 +202,7 @@ export function renderRestore(plan: RestorePlan, indices?: readonly number[]): s
   let runOp = '';
   // null until the first run: every set name of a run is checked when the run's set changes.
   let runSet: string | null = null;
-  let runKind: KernelSetType | undefined;
+  let runKind: MemberGrammar | undefined;
   let runNet = false;
   const flush = (): void => {
     const prefix = runOp === 'add' ? `-A ${runSet!} ` : `-D ${runSet!} `;

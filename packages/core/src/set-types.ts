@@ -3,7 +3,7 @@
  * and kernel create specs.
  */
 import { IpsetsError, quote } from './errors.js';
-import type { CreateSpec, KernelSetType, SetKind, SetMetadata, SetType } from './types.js';
+import type { AddressFamily, CreateSpec, KernelSetType, SetKind, SetMetadata, SetType } from './types.js';
 
 /** Everything the model knows about one {@link SetType}. */
 export interface SetTypeInfo {
@@ -18,6 +18,8 @@ export interface SetTypeInfo {
   readonly kernelType: KernelSetType;
   /** May carry a selector reference (`canSetBeSelectorIPSet` of the seed). */
   readonly selectorCapable: boolean;
+  /** Address family of a hash set (`inet` unless asked for `inet6`); `undefined` for lists. */
+  readonly family: AddressFamily | undefined;
 }
 
 function info(
@@ -27,8 +29,47 @@ function info(
   createSpec: CreateSpec,
   selectorCapable: boolean,
 ): SetTypeInfo {
-  return Object.freeze({ type, kind, prefix, createSpec, kernelType: kernelTypeOfSpec(createSpec), selectorCapable });
+  return Object.freeze({
+    type,
+    kind,
+    prefix,
+    createSpec,
+    kernelType: kernelTypeOfSpec(createSpec),
+    selectorCapable,
+    family: familyOfSpec(createSpec),
+  });
 }
+
+/**
+ * The `family inet6` spec of an `inet` hash spec. ipset accepts `family` after the
+ * seed's old type names and prints `hash:net family inet6` (measured on 7.17).
+ */
+function inet6Spec(spec: CreateSpec): CreateSpec {
+  switch (spec) {
+    case 'nethash':
+      return 'nethash family inet6';
+    case 'hash:ip,port':
+      return 'hash:ip,port family inet6';
+    case 'nethash maxelem 4294967295':
+      return 'nethash family inet6 maxelem 4294967295';
+    default:
+      return spec;
+  }
+}
+
+/** The address family a create spec makes: `inet6` for the `family inet6` specs, `inet` for other hash specs, `undefined` for lists. */
+export function familyOfSpec(spec: CreateSpec): AddressFamily | undefined {
+  if (spec === 'setlist') return undefined;
+  return spec.includes('family inet6') ? 'inet6' : 'inet';
+}
+
+/**
+ * What makes the kernel name of a set's `inet6` sibling differ from its `inet` one:
+ * appended to the prefixed name before hashing. It starts with a space, which no
+ * unprefixed name may contain, so no other set can ever hash the same text, and the
+ * `inet` names stay what they always were.
+ */
+export const INET6_NAME_SUFFIX = ' inet6';
 
 /** Every create spec the library writes, in the order of {@link CreateSpec}. */
 export const CREATE_SPECS: readonly CreateSpec[] = Object.freeze([
@@ -36,11 +77,14 @@ export const CREATE_SPECS: readonly CreateSpec[] = Object.freeze([
   'hash:ip,port',
   'setlist',
   'nethash maxelem 4294967295',
+  'nethash family inet6',
+  'hash:ip,port family inet6',
+  'nethash family inet6 maxelem 4294967295',
 ] as CreateSpec[]);
 
 /** True when `spec` is one of {@link CREATE_SPECS} (the only texts a create line may carry). */
 export function isCreateSpec(spec: unknown): spec is CreateSpec {
-  return spec === 'nethash' || spec === 'hash:ip,port' || spec === 'setlist' || spec === 'nethash maxelem 4294967295';
+  return typeof spec === 'string' && (CREATE_SPECS as readonly string[]).includes(spec);
 }
 
 /** The kernel type (`ipset save` spelling) that a create spec makes. */
@@ -50,8 +94,12 @@ export function kernelTypeOfSpec(spec: CreateSpec): KernelSetType {
       return 'list:set';
     case 'hash:ip,port':
       return 'hash:ip,port';
+    case 'hash:ip,port family inet6':
+      return 'hash:ip,port';
     case 'nethash':
     case 'nethash maxelem 4294967295':
+    case 'nethash family inet6':
+    case 'nethash family inet6 maxelem 4294967295':
       return 'hash:net';
   }
 }
@@ -68,6 +116,15 @@ const INFO: Readonly<Record<SetType, SetTypeInfo>> = Object.freeze({
   emptyHashSet: info('emptyHashSet', 'set', 'empty-', 'nethash', false),
 });
 
+/** The `inet6` siblings of the hash types the library creates (lists and the shared empty set have none). */
+const INFO6: Readonly<Partial<Record<SetType, SetTypeInfo>>> = Object.freeze(
+  Object.fromEntries(
+    Object.values(INFO)
+      .filter((i) => i.kind === 'set' && i.type !== 'emptyHashSet')
+      .map((i) => [i.type, info(i.type, i.kind, i.prefix, inet6Spec(i.createSpec), i.selectorCapable)]),
+  ),
+);
+
 /** Every set type, in the seed's enum order. */
 export const SET_TYPES: readonly SetType[] = Object.freeze(Object.keys(INFO) as SetType[]);
 
@@ -82,14 +139,32 @@ export function isSetType(value: unknown): value is SetType {
   return typeof value === 'string' && Object.prototype.hasOwnProperty.call(INFO, value);
 }
 
-/** Kind, prefix, create spec, kernel type and selector capability of `type`. Throws `INVALID_SET_TYPE` for an unknown type. */
-export function setTypeInfo(type: SetType): SetTypeInfo {
+/**
+ * Kind, prefix, create spec, kernel type, selector capability and family of `type`
+ * (of its `family inet6` sibling when `family` is `inet6`). Throws `INVALID_SET_TYPE`
+ * for an unknown type, and for `inet6` on a list or the shared empty set.
+ */
+export function setTypeInfo(type: SetType, family?: AddressFamily): SetTypeInfo {
   if (!isSetType(type)) {
     throw new IpsetsError('INVALID_SET_TYPE', `unknown set type ${quote(type)}; expected one of ${SET_TYPES.join(', ')}`, {
       details: { type },
     });
   }
-  return INFO[type];
+  if (family === undefined || family === 'inet') return INFO[type];
+  if (family !== 'inet6') {
+    throw new IpsetsError('INVALID_ARGUMENT', `unknown address family ${quote(family)}; expected "inet" or "inet6"`, {
+      details: { type, family },
+    });
+  }
+  const v6 = INFO6[type];
+  if (v6 === undefined) {
+    throw new IpsetsError(
+      'INVALID_SET_TYPE',
+      `set type ${type} has no family inet6: ${INFO[type].kind === 'list' ? 'a list:set has no family and holds sets of both families' : 'the shared empty set exists once'}`,
+      { details: { type, family } },
+    );
+  }
+  return v6;
 }
 
 /**
@@ -128,12 +203,17 @@ export function validateSetMetadata(meta: SetMetadata): SetMetadata {
   if (meta === null || typeof meta !== 'object') {
     throw new IpsetsError('INVALID_ARGUMENT', `expected set metadata { name, type }, got ${quote(meta)}`);
   }
-  setTypeInfo(meta.type);
+  setTypeInfo(meta.type, meta.family);
   validateUnprefixedName(meta.name);
   return meta;
 }
 
-/** The prefixed name (the manager's key): type prefix + unprefixed name, e.g. `podlabel-app:web`. */
+/**
+ * The prefixed name (the manager's key): type prefix + unprefixed name, e.g.
+ * `podlabel-app:web`; for the `inet6` sibling {@link INET6_NAME_SUFFIX} follows
+ * (`podlabel-app:web inet6`).
+ */
 export function prefixedName(meta: SetMetadata): string {
-  return setTypeInfo(meta.type).prefix + meta.name;
+  const info = setTypeInfo(meta.type, meta.family);
+  return info.family === 'inet6' ? info.prefix + meta.name + INET6_NAME_SUFFIX : info.prefix + meta.name;
 }

@@ -59,6 +59,20 @@ export const PORT_MEMBERS: readonly string[] = Object.freeze([
   '10.0.0.3,sctp:9000',
 ]);
 
+/** Canonical `hash:net family inet6` members (as `ipset save` prints them). */
+export const NET6_MEMBERS: readonly string[] = Object.freeze([
+  'fd00::1',
+  'fd00::2',
+  '2001:db8::/64',
+  '2001:db8::/64 nomatch',
+  '2001:db8:1::/48',
+  '::ffff:10.0.0.1',
+  'fd00::/8',
+]);
+
+/** Canonical `hash:ip,port family inet6` members. */
+export const PORT6_MEMBERS: readonly string[] = Object.freeze(['fd00::1,tcp:80', 'fd00::1,udp:53', 'fd00::2,tcp:8080', 'fd00::3,sctp:9000']);
+
 /** Non-canonical spellings of {@link PORT_MEMBERS} entries (`ip,port` means tcp). */
 export const RAW_PORT_MEMBERS: readonly string[] = Object.freeze(['10.0.0.1,80', '10.0.0.2,8080']);
 
@@ -112,7 +126,15 @@ export const OWNED_LABELS: readonly string[] = Object.freeze([
  */
 export const FOREIGN_NAMES: readonly string[] = Object.freeze(['KUBE-SVC-X1', 'cali40all-hosts', 'azure-npm', 'azure-npm4242', 'weave-list']);
 
-const SPECS: readonly CreateSpec[] = ['nethash', 'nethash maxelem 4294967295', 'hash:ip,port', 'setlist'];
+const SPECS: readonly CreateSpec[] = [
+  'nethash',
+  'nethash maxelem 4294967295',
+  'hash:ip,port',
+  'setlist',
+  'nethash family inet6',
+  'hash:ip,port family inet6',
+  'nethash family inet6 maxelem 4294967295',
+];
 
 // ---------------------------------------------------------------------------
 // Manager call sequences
@@ -285,6 +307,8 @@ export function desiredStateArb(options: DesiredStateOptions = {}): fc.Arbitrary
     spec: fc.constantFrom(...SPECS),
     net: upTo(NET_MEMBERS, 6),
     port: upTo(PORT_MEMBERS, 4),
+    net6: upTo(NET6_MEMBERS, 5),
+    port6: upTo(PORT6_MEMBERS, 3),
     listPicks: fc.array(fc.nat(), { maxLength: 3 }),
     bulk: options.bulk ? fc.nat({ max: options.bulk }) : fc.constant(0),
   });
@@ -297,6 +321,10 @@ export function desiredStateArb(options: DesiredStateOptions = {}): fc.Arbitrary
         let members: string[];
         if (shape.spec === 'setlist') {
           members = hashNames.length === 0 ? [] : [...new Set(shape.listPicks.map((p) => hashNames[p % hashNames.length]!))];
+        } else if (shape.spec === 'hash:ip,port family inet6') {
+          members = [...shape.port6];
+        } else if (shape.spec.includes('family inet6')) {
+          members = uniqueByEntry(shape.net6);
         } else if (shape.spec === 'hash:ip,port') {
           members = [...shape.port, ...Array.from({ length: shape.bulk }, (_, i) => `10.200.${(i >> 8) & 255}.${i & 255},tcp:${1000 + (i % 1000)}`)];
         } else {
@@ -328,7 +356,7 @@ export interface InitialKernel {
   references: string[];
 }
 
-/** Kernel set types of initial states; every one but the first four conflicts with every spec. */
+/** Kernel set types of initial states; `hash:ip` and `list:set size 16` conflict with every spec, each other one matches one spec. */
 const KERNEL_TYPES = [
   'hash:net',
   'hash:net maxelem 4294967295',
@@ -337,6 +365,8 @@ const KERNEL_TYPES = [
   'hash:ip',
   'hash:net family inet6',
   'list:set size 16',
+  'hash:ip,port family inet6',
+  'hash:net family inet6 maxelem 4294967295',
 ] as const;
 type KernelType = (typeof KERNEL_TYPES)[number];
 
@@ -345,6 +375,9 @@ const SPEC_TYPE: Readonly<Record<CreateSpec, KernelType>> = {
   'nethash maxelem 4294967295': 'hash:net maxelem 4294967295',
   'hash:ip,port': 'hash:ip,port',
   setlist: 'list:set',
+  'nethash family inet6': 'hash:net family inet6',
+  'hash:ip,port family inet6': 'hash:ip,port family inet6',
+  'nethash family inet6 maxelem 4294967295': 'hash:net family inet6 maxelem 4294967295',
 };
 
 const MEMBERS_OF: Readonly<Record<KernelType, readonly string[]>> = {
@@ -355,6 +388,8 @@ const MEMBERS_OF: Readonly<Record<KernelType, readonly string[]>> = {
   'hash:ip': ['10.0.0.1', '10.0.0.2', '10.0.0.9'],
   'hash:net family inet6': ['2001:db8::/64', '2001:db8::1'],
   'list:set size 16': [],
+  'hash:ip,port family inet6': ['fd00::1,tcp:80', 'fd00::9,udp:53'],
+  'hash:net family inet6 maxelem 4294967295': ['2001:db8::/64 nomatch', 'fd00::2'],
 };
 
 interface KernelSetShape {

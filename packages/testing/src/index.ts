@@ -15,10 +15,12 @@ export type { FakePortOptions } from './fake-port.js';
 export {
   FOREIGN_NAMES,
   LIST_SET_METAS,
+  NET6_MEMBERS,
   NET_MEMBERS,
   NET_SET_METAS,
   OWNED_LABELS,
   POD_KEYS,
+  PORT6_MEMBERS,
   PORT_MEMBERS,
   PORT_SET_METAS,
   RAW_NET_MEMBERS,

@@ -143,6 +143,9 @@ const EXPECTED: Readonly<Record<CreateSpec, { type: string; fields: Readonly<Rec
   nethash: { type: 'hash:net', fields: { family: 'inet', maxelem: '65536' } },
   'nethash maxelem 4294967295': { type: 'hash:net', fields: { family: 'inet', maxelem: '4294967295' } },
   'hash:ip,port': { type: 'hash:ip,port', fields: { family: 'inet', maxelem: '65536' } },
+  'nethash family inet6': { type: 'hash:net', fields: { family: 'inet6', maxelem: '65536' } },
+  'nethash family inet6 maxelem 4294967295': { type: 'hash:net', fields: { family: 'inet6', maxelem: '4294967295' } },
+  'hash:ip,port family inet6': { type: 'hash:ip,port', fields: { family: 'inet6', maxelem: '65536' } },
   setlist: { type: 'list:set', fields: { size: '8' } },
 };
 
@@ -166,7 +169,8 @@ function desiredMembers(set: DesiredSet): string[] {
   if (expected === undefined) throw violation(`desired set ${JSON.stringify(set.name)} has unknown spec ${JSON.stringify(set.spec)}`);
   if (expected.type === 'list:set') return [...new Set(set.members)].sort();
   const kind = expected.type as 'hash:net' | 'hash:ip,port';
-  return [...new Set(set.members.map((m) => canonicalMember(kind, m)))].sort();
+  const family = expected.fields['family'] === 'inet6' ? 'inet6' : 'inet';
+  return [...new Set(set.members.map((m) => canonicalMember(kind, m, family)))].sort();
 }
 
 function diff(want: readonly string[], have: readonly string[]): { missing: string[]; extra: string[] } {

@@ -1,7 +1,10 @@
 /**
  * Random `ipset restore` scripts for the fake-versus-real differential test: valid and
  * invalid lines over hash:ip (also inet6, with counters/comment/timeout, with skbinfo),
- * hash:net, hash:ip,port and list:set, errors caught in
+ * hash:net and hash:ip,port of both families (IPv6 in many spellings, CIDR limits,
+ * family mismatches, ICMPv6 forms, hash full) and list:set (members of both
+ * families), `test` lines whose messages print the element as ipset parsed it,
+ * bracketed addresses, repeated create options, errors caught in
  * userspace and in the kernel, `-exist` (per line and per run), seed syntax
  * (`-N … --exist nethash`), long add runs that cross the 4096-byte batch boundary, and
  * swap/rename, including the temporary-set rebuild (create, fill, swap, destroy).
@@ -19,7 +22,16 @@ export interface RestoreScript {
   exist: boolean;
 }
 
-type SetType = 'hash:ip' | 'hash:net' | 'hash:ip,port' | 'list:set' | 'hash:ip6' | 'hash:ip-ext' | 'hash:ip-skb';
+type SetType =
+  | 'hash:ip'
+  | 'hash:net'
+  | 'hash:ip,port'
+  | 'list:set'
+  | 'hash:ip6'
+  | 'hash:ip-ext'
+  | 'hash:ip-skb'
+  | 'hash:net6'
+  | 'hash:ip,port6';
 
 /** The set names scripts use, with the type each is created with (`x…` are never created). */
 const POOL: readonly { name: string; type: SetType }[] = [
@@ -33,13 +45,20 @@ const POOL: readonly { name: string; type: SetType }[] = [
   { name: 'l2', type: 'list:set' },
   { name: 'c', type: 'hash:ip-ext' },
   { name: 'k', type: 'hash:ip-skb' },
+  { name: 'n6', type: 'hash:net6' },
+  { name: 'p6', type: 'hash:ip,port6' },
 ];
+
+/** The `family inet6` pool types and the hash type they are created with. */
+const INET6_BASE: Partial<Record<SetType, string>> = { 'hash:net6': 'hash:net', 'hash:ip,port6': 'hash:ip,port' };
 
 /** The create line of a pool set. */
 function createOf(set: { name: string; type: SetType }): string {
   if (set.type === 'hash:ip6') return `create ${set.name} hash:ip family inet6`;
   if (set.type === 'hash:ip-ext') return `create ${set.name} hash:ip counters comment timeout 0`;
   if (set.type === 'hash:ip-skb') return `create ${set.name} hash:ip skbinfo`;
+  const base6 = INET6_BASE[set.type];
+  if (base6 !== undefined) return `create ${set.name} ${base6} family inet6`;
   return `create ${set.name} ${set.type}`;
 }
 const MISSING = ['x', 'nosuch'];
@@ -62,16 +81,100 @@ const smallIp = fc.tuple(octet, octet).map(([c, d]) => `10.0.${c}.${d + 1}`);
 
 const badIp = fc.constantFrom('1.1.1.300', '999.1.1.1', '10.0.0.0/', '1.2.3.4.5', '10.0.0.08', '2001:db8::1');
 
+/** Small IPv6 addresses in the spellings inet_pton accepts and glibc prints differently. */
+const smallIp6 = fc
+  .tuple(octet, octet, fc.constantFrom('plain', 'plain', 'upper', 'zeros', 'full', 'bracket', 'dotted'))
+  .map(([c, d, style]) => {
+    switch (style) {
+      case 'upper':
+        return `2001:DB8::${c}:${(d + 1).toString(16).toUpperCase()}F`;
+      case 'zeros':
+        return `2001:0db8:0000::000${c}:0${d + 1}`;
+      case 'full':
+        return `2001:db8:0:0:0:0:${c}:${d + 1}`;
+      case 'bracket':
+        return `[2001:db8::${c}:${d + 1}]`;
+      case 'dotted':
+        return `::ffff:10.0.${c}.${d + 1}`;
+      default:
+        return `2001:db8::${c}:${d + 1}`;
+    }
+  });
+
+const badIp6 = fc.constantFrom('2001:db8:::1', '02001:db8::1', '1::2::3', '1:2:3:4:5:6:7::8', 'fe80::1%eth0', '[::1', '[[::1]]', '[]', '::1]', '10.0.0.1', '2001:db8::g');
+
 function element(type: SetType, clean: boolean): fc.Arbitrary<string> {
   switch (type) {
+    case 'hash:net6':
+      return mix(
+        clean,
+        fc.oneof(
+          { weight: 4, arbitrary: smallIp6 },
+          {
+            weight: 4,
+            arbitrary: fc
+              .tuple(smallIp6, fc.constantFrom('/64', '/120', '/128', '/1', '/48', '/127', '/064'))
+              .map(([ip, len]) => `${ip}${len}`),
+          },
+          { weight: 2, arbitrary: fc.tuple(octet, fc.constantFrom(48, 64, 96)).map(([c, len]) => `2001:db8:${c}::/${len} nomatch`) },
+          { weight: 1, arbitrary: fc.constantFrom('::', '::/1', '8000::/1', '::1 nomatch', '::ffff:1.2.3.4/96', '[2001:db8::a]/64') },
+        ),
+        fc.oneof(
+          fc.constantFrom('::/0', '2001:db8::/129', '2001:db8::/abc', '2001:db8::1-2001:db8::5', '2001:db8::/64,80', '10.0.0.0/8', '[]/64'),
+          badIp6,
+        ),
+        2,
+      );
+    case 'hash:ip,port6':
+      return mix(
+        clean,
+        fc.oneof(
+          {
+            weight: 6,
+            arbitrary: fc
+              .tuple(smallIp6, fc.constantFrom('tcp:', 'udp:', 'sctp:', '', 'TCP:'), fc.constantFrom(80, 443, 53, 0))
+              .map(([ip, proto, port]) => `${ip},${proto}${port}`),
+          },
+          {
+            weight: 2,
+            arbitrary: fc.constantFrom(
+              'fe80::1,icmpv6:echo-request',
+              'fe80::1,icmpv6:128/0',
+              'fe80::2,ipv6-icmp:ping',
+              'fe80::3,58:1/5',
+              'fe80::4,icmpv6:no-route',
+              'fe80::5,http',
+              'fe80::6,udp:domain',
+              'fe80::7,80-82',
+              'fe80::8/128,tcp:8',
+              '::ffff:10.1.1.1,tcp:80',
+            ),
+          },
+        ),
+        fc.constantFrom(
+          'fe80::1/64,tcp:80',
+          '10.0.0.1,tcp:80',
+          '::,tcp:1',
+          'fe80::1',
+          'fe80::1 nomatch',
+          'fe80::1,tcp:70000',
+          'fe80::1,icmpv6:nosuch',
+          'fe80::1,icmpv6:300/0',
+          'fe80::1,icmp:ping',
+          '[fe80::1,tcp:80',
+          'fe80::1-fe80::2,tcp:80',
+        ),
+        2,
+      );
     case 'hash:ip':
       return mix(
         clean,
         fc.oneof(
           { weight: 8, arbitrary: smallIp },
-          { weight: 1, arbitrary: fc.constantFrom('10.0.9.0/30', '10.0.9.4-10.0.9.6', '167772164', '10.3') },
+          { weight: 1, arbitrary: fc.constantFrom('10.0.9.0/30', '10.0.9.4-10.0.9.6', '167772164', '10.3', '012.0.0.1', 'localhost') },
+          { weight: 1, arbitrary: fc.constantFrom('[10.0.0.1]', '[10.0.0.2]/32', '[10.0.0.3]-[10.0.0.4]', '[10.5]') },
         ),
-        fc.oneof(badIp, fc.constantFrom('0.0.0.0', '10.0.0.1 nomatch', '10.0.0.1/0', '10.0.0.1,80')),
+        fc.oneof(badIp, fc.constantFrom('0.0.0.0', '10.0.0.1 nomatch', '10.0.0.1/0', '10.0.0.1,80', '[10.0.0.1-10.0.0.2]', '[10.0.0.1', '[10.0.0.1]x', '[]')),
         2,
       );
     case 'hash:ip-ext':
@@ -83,7 +186,7 @@ function element(type: SetType, clean: boolean): fc.Arbitrary<string> {
           { weight: 1, arbitrary: smallIp.map((ip) => `${ip} packets 5 bytes 300`) },
           { weight: 1, arbitrary: smallIp.map((ip) => `${ip} timeout 0 comment x`) },
         ),
-        fc.constantFrom('10.0.0.1 comment "oops', '10.0.0.1 comment', '10.0.0.1 skbmark 0x1', '10.0.0.1 skbmark 1', '10.0.0.1 timeout abc'),
+        fc.constantFrom(`10.0.0.1 comment ${'x'.repeat(256)}`, `10.0.0.2 comment ${'y'.repeat(255)}`, '10.0.0.1 comment "oops', '10.0.0.1 comment', '10.0.0.1 skbmark 0x1', '10.0.0.1 skbmark 1', '10.0.0.1 timeout abc'),
       );
     case 'hash:ip-skb':
       // skbmark is sscanf("0x%lx/0x%lx"): decimal and `0X` fail in userspace, trailing text
@@ -138,6 +241,7 @@ function element(type: SetType, clean: boolean): fc.Arbitrary<string> {
               .map(([ip, proto, port]) => `${ip},${proto}${port}`),
           },
           { weight: 1, arbitrary: fc.constantFrom('10.0.0.1,http', '10.0.0.1,udp:domain', '10.0.0.1,80-82', '10.0.0.1,icmp:ping') },
+          { weight: 1, arbitrary: fc.constantFrom('[10.0.0.2],tcp:80', '10.3,udp:0x35', '10.0.0.1,6:22', '10.0.0.1,icmp:3/3', '10.0.0.1,gre:0', '2001:db8::1,tcp:80') },
         ),
         fc.constantFrom(
           '10.0.0.1,tcp:70000',
@@ -161,7 +265,9 @@ function typeOf(name: string): SetType {
 }
 
 function createLine(clean: boolean): fc.Arbitrary<string> {
-  const styles = clean ? (['seed', 'seed', 'maxelem', 'alias'] as const) : (['plain', 'plain', 'seed', 'maxelem', 'alias', 'badtype', 'other-type'] as const);
+  const styles = clean
+    ? (['seed', 'seed', 'maxelem', 'alias'] as const)
+    : (['plain', 'plain', 'seed', 'maxelem', 'alias', 'badtype', 'other-type', 'repeated'] as const);
   return fc
     .tuple(fc.constantFrom(...POOL, { name: 'x', type: 'hash:ip' as SetType }), fc.constantFrom(...styles))
     .map(([set, style]) => {
@@ -172,10 +278,20 @@ function createLine(clean: boolean): fc.Arbitrary<string> {
             ? `-N ${set.name} --exist setlist`
             : set.type === 'hash:ip,port'
               ? `-N ${set.name} --exist hash:ip,port`
-              : `-N ${set.name} --exist nethash`;
+              : set.type === 'hash:ip,port6'
+                ? `-N ${set.name} --exist hash:ip,port family inet6`
+                : set.type === 'hash:net6'
+                  ? `-N ${set.name} --exist nethash family inet6`
+                  : `-N ${set.name} --exist nethash`;
         case 'maxelem':
           return set.type === 'list:set' ? `create ${set.name} list:set size 4` : `create ${set.name} ${kernelType} maxelem 4`;
+        case 'repeated':
+          return set.type === 'list:set'
+            ? `create ${set.name} list:set size 4 size 5`
+            : `create ${set.name} ${kernelType} ${['maxelem 4 maxelem 5', 'family inet6 -4', 'hashsize 64 --hashsize 128', 'counters counters'][set.name.length % 4]}`;
         case 'alias':
+          if (set.type === 'hash:net6') return `create ${set.name} nethash family inet6`;
+          if (set.type === 'hash:ip,port6') return `create ${set.name} ipporthash -6`;
           return `create ${set.name} ${set.type === 'list:set' ? 'setlist' : set.type === 'hash:net' ? 'nethash' : set.type === 'hash:ip,port' ? 'ipporthash' : 'iphash'}`;
         case 'badtype':
           return `create ${set.name} hash:foo`;
@@ -197,7 +313,7 @@ function adtLine(clean: boolean): fc.Arbitrary<string> {
 function run(clean: boolean): fc.Arbitrary<string[]> {
   return fc
     .tuple(
-      fc.constantFrom('a', 'n', 'p', 'azure-npm-1a2b3c4d5e6f7g8h9i0j'),
+      fc.constantFrom('a', 'n', 'p', 'azure-npm-1a2b3c4d5e6f7g8h9i0j', 'n6', 'p6'),
       fc.integer({ min: 90, max: 420 }),
       clean ? fc.constantFrom('none', 'none', 'dup', 'del') : fc.constantFrom('none', 'none', 'dup', 'bad-end', 'missing-set-end', 'del'),
       fc.nat(),
@@ -205,6 +321,8 @@ function run(clean: boolean): fc.Arbitrary<string[]> {
     .map(([name, count, twist, seed]) => {
       const type = typeOf(name);
       const el = (i: number): string => {
+        if (type === 'hash:net6') return i % 5 === 0 ? `2001:db8:${i.toString(16)}::/48` : `2001:db8::${(i >> 8) & 255}:${(i & 255).toString(16)}`;
+        if (type === 'hash:ip,port6') return `fe80::${i.toString(16)},tcp:${80 + (i % 3)}`;
         const ip = `10.${1 + (i >> 16)}.${(i >> 8) & 255}.${i & 255}`;
         if (type === 'hash:ip,port') return `${ip},tcp:${80 + (i % 3)}`;
         if (type === 'hash:net' && i % 5 === 0) return `${ip.replace(/\.\d+$/, '.0')}/24`;
@@ -247,6 +365,29 @@ function otherLine(clean: boolean): fc.Arbitrary<string> {
       arbitrary: fc.constantFrom('bogus', 'add', 'add a', 'create a', 'COMMIT ', 'commit', 'restore', '-exist', 'add a 10.0.0.1 # c'),
     },
     { weight: 1, arbitrary: fc.constantFrom('test a 10.0.0.1', 'test n 10.0.0.0/8', 'test p 10.0.0.1,tcp:80', 'quit') },
+    // test messages print the element as ipset parsed it, and test refuses some ranges.
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        'test a 10.0.1',
+        'test a [10.0.0.2]',
+        'test p 10.0.0.1,http',
+        'test p 10.0.0.1,6:80',
+        'test p 10.0.0.2,icmp:8/0',
+        'test p 10.0.0.1,80-81',
+        'test p 10.0.0.1/24,80',
+        'test n 10.0.0.0-10.0.0.5',
+        'test n 10.0.0.0/32',
+        'test n6 2001:DB8::0001',
+        'test n6 [2001:db8::1]/128',
+        'test n6 2001:db8::5/120',
+        'test n6 ::0.0.0.1',
+        'test p6 FE80::1,80',
+        'test p6 fe80::1,icmpv6:128/0',
+        'test p6 fe80::1/128,tcp:1',
+        'test p6 fe80::1,80-81',
+      ),
+    },
   );
 }
 
@@ -292,6 +433,10 @@ function exoticLine(): fc.Arbitrary<string> {
       'del p 10.0.0.1,tcp:80\\nadd p 10.0.0.1,icmpv6:ping',
       'del m 10.0.0.1\\ndel p 10.0.0.1,icmpv6:ping',
       'create p6 hash:ip,port family inet6\\ndel a 10.0.0.1\\nadd p6 ::1,icmp:ping',
+      'del n6 ::1\\nadd p6 fe80::1,icmp:ping',
+      'add p6 fe80::9,80\\nadd p6 fe80::1,icmp:ping',
+      'create r6 hash:net family inet6 maxelem 2\\nadd r6 ::1\\nadd r6 ::2/127\\nadd r6 ::3',
+      'create r7 hash:ip,port family inet6 maxelem 2\\nadd r7 fe80::1,80-83',
       'add p 10.0.0.1,icmpv6:ping skbmark 1',
       'add p 10.0.0.2,icmp:echo-request',
       'add n 10.2.0.0/16 nomatch -exist',

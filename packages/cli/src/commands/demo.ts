@@ -1,9 +1,9 @@
 /**
  * `ipsets demo`: a node's life on the embedded fake kernel, told as it happens.
  *
- * 1. A cluster: namespaces with labels, pods with labels and named ports, network
- *    policies with CIDR blocks and except blocks (nomatch), and a foreign set that
- *    another component owns.
+ * 1. A dual-stack cluster: namespaces with labels, pods with an IPv4 and an IPv6
+ *    address, labels and named ports, network policies with CIDR blocks and except
+ *    blocks (nomatch) in both families, and a foreign set that another component owns.
  * 2. The first apply (the whole state), then pod churn applied as small deltas.
  * 3. Fault (a): a policy is deleted while an iptables rule still references its
  *    CIDR set: the destroy is refused and reported in use; once the rule is gone the
@@ -14,7 +14,17 @@
  * 5. The final check: the kernel's owned sets equal the desired state, and the
  *    foreign set is byte-identical.
  */
-import { IPSetManager, applyIPSets, parseListHeaders, parseSave, planApply, prefixedName, renderRestore } from '@ipsets/core';
+import {
+  IPSetManager,
+  applyIPSets,
+  familyOfSpec,
+  kernelTypeOfSpec,
+  parseListHeaders,
+  parseSave,
+  planApply,
+  prefixedName,
+  renderRestore,
+} from '@ipsets/core';
 import type { ApplyReport, CommandResult, DesiredState, IpsetPort, PortCallOptions, SetMetadata } from '@ipsets/core';
 import { FakeKernel, createFakePort } from '@ipsets/testing';
 import { EXIT, stdoutStyle } from '../cli-io.js';
@@ -65,6 +75,8 @@ interface Pod {
   readonly key: string;
   readonly ns: string;
   readonly ip: string;
+  /** The pod's IPv6 address (the manager puts it in the sets' family inet6 siblings). */
+  readonly ip6: string;
   app: string;
   readonly tier: string;
 }
@@ -84,10 +96,10 @@ const TIERS: Record<string, string> = {
 };
 
 const POLICIES = [
-  { name: 'allow-egress-in-ns-shop-0out', members: ['10.0.0.0/8', '10.96.0.0/12 nomatch', '172.16.0.0/12'] },
+  { name: 'allow-egress-in-ns-shop-0out', members: ['10.0.0.0/8', '10.96.0.0/12 nomatch', '172.16.0.0/12', 'fd00::/8', 'fd00:10:96::/108 nomatch'] },
   { name: 'allow-partners-in-ns-payments-0in', members: ['203.0.113.0/24', '198.51.100.0/24', '198.51.100.128/25 nomatch'] },
   { name: 'deny-metadata-in-ns-media-0out', members: ['169.254.0.0/16', '169.254.169.254 nomatch'] },
-  { name: 'allow-ingress-in-ns-search-0in', members: ['10.244.0.0/16', '10.244.128.0/17 nomatch'] },
+  { name: 'allow-ingress-in-ns-search-0in', members: ['10.244.0.0/16', '10.244.128.0/17 nomatch', 'fd00:10:244::/56'] },
 ];
 
 const ns = (name: string): SetMetadata => ({ type: 'namespace', name });
@@ -112,9 +124,9 @@ class Cluster {
     private readonly random: () => number,
   ) {}
 
-  private ip(): string {
+  private ip(): [string, string] {
     const n = this.nextIp++;
-    return `10.244.${n >> 8}.${n & 255}`;
+    return [`10.244.${n >> 8}.${n & 255}`, `fd00:10:244::${n.toString(16)}`];
   }
 
   addNamespace(spec: (typeof NAMESPACES)[number]): void {
@@ -131,25 +143,36 @@ class Cluster {
 
   addPod(nsName: string, app: string): Pod {
     this.serial += 1;
-    const pod: Pod = { key: `${nsName}/${app}-${this.serial.toString(36)}`, ns: nsName, ip: this.ip(), app, tier: TIERS[app] ?? 'backend' };
+    const [ip, ip6] = this.ip();
+    const pod: Pod = { key: `${nsName}/${app}-${this.serial.toString(36)}`, ns: nsName, ip, ip6, app, tier: TIERS[app] ?? 'backend' };
     this.pods.set(pod.key, pod);
-    for (const set of podSets(pod)) this.manager.addToSets([set], pod.ip, pod.key);
-    if (pod.tier !== 'db') this.manager.addToSets([HTTP], `${pod.ip},tcp:8080`, pod.key);
-    if (this.random() < 0.5) this.manager.addToSets([METRICS], `${pod.ip},tcp:9090`, pod.key);
+    const metrics = this.random() < 0.5;
+    // Both addresses go to the same logical sets; the manager routes each to its family's kernel set.
+    for (const address of [pod.ip, pod.ip6]) {
+      for (const set of podSets(pod)) this.manager.addToSets([set], address, pod.key);
+      if (pod.tier !== 'db') this.manager.addToSets([HTTP], `${address},tcp:8080`, pod.key);
+      if (metrics) this.manager.addToSets([METRICS], `${address},tcp:9090`, pod.key);
+    }
     return pod;
   }
 
   removePod(pod: Pod): void {
-    this.manager.removeFromSets(podSets(pod), pod.ip, pod.key);
-    this.manager.removeFromSets([HTTP], `${pod.ip},tcp:8080`, pod.key);
-    this.manager.removeFromSets([METRICS], `${pod.ip},tcp:9090`, pod.key);
+    for (const address of [pod.ip, pod.ip6]) {
+      this.manager.removeFromSets(podSets(pod), address, pod.key);
+      this.manager.removeFromSets([HTTP], `${address},tcp:8080`, pod.key);
+      this.manager.removeFromSets([METRICS], `${address},tcp:9090`, pod.key);
+    }
     this.pods.delete(pod.key);
   }
 
   relabel(pod: Pod, app: string): void {
-    this.manager.removeFromSets([{ type: 'keyValueLabelOfPod', name: `app:${pod.app}` }], pod.ip, pod.key);
+    for (const address of [pod.ip, pod.ip6]) {
+      this.manager.removeFromSets([{ type: 'keyValueLabelOfPod', name: `app:${pod.app}` }], address, pod.key);
+    }
     pod.app = app;
-    this.manager.addToSets([{ type: 'keyValueLabelOfPod', name: `app:${app}` }], pod.ip, pod.key);
+    for (const address of [pod.ip, pod.ip6]) {
+      this.manager.addToSets([{ type: 'keyValueLabelOfPod', name: `app:${app}` }], address, pod.key);
+    }
   }
 
   randomPod(): Pod {
@@ -197,8 +220,11 @@ export function compareWithDesired(saveText: string, desired: DesiredState): str
       continue;
     }
     kernel.delete(want.name);
-    const type = want.spec === 'setlist' ? 'list:set' : want.spec === 'hash:ip,port' ? 'hash:ip,port' : 'hash:net';
+    const type = kernelTypeOfSpec(want.spec);
     if (have.type !== type) problems.push(`${label}: kernel type ${have.type}, expected ${type}`);
+    const family = familyOfSpec(want.spec);
+    const haveFamily = /\bfamily (\S+)/.exec(have.options)?.[1];
+    if (family !== undefined && haveFamily !== family) problems.push(`${label}: kernel family ${haveFamily ?? '(none)'}, expected ${family}`);
     const haveMembers = new Set(have.members);
     const wantMembers = new Set(want.members);
     const missing = [...wantMembers].filter((m) => !haveMembers.has(m));
@@ -269,7 +295,7 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
   };
 
   // --- 1. the cluster -------------------------------------------------------------
-  heading('1. A node: namespaces, pods with labels, named ports, policies with CIDR blocks');
+  heading('1. A node: namespaces, dual-stack pods with labels, named ports, policies with CIDR blocks');
   for (const spec of NAMESPACES) cluster.addNamespace(spec);
   for (let i = 0; i < podCount; i++) {
     const spec = NAMESPACES[i % NAMESPACES.length]!;
@@ -279,16 +305,17 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
   manager.addToLists([nested], [{ type: 'keyValueLabelOfPod', name: 'app:frontend' }, { type: 'keyValueLabelOfPod', name: 'app:cart' }]);
   const policySets = POLICIES.map((p) => cluster.addPolicy(p));
   const desired0 = manager.desiredState();
-  const byKind = { hash: 0, list: 0, ports: 0, cidr: 0 };
+  const byKind = { hash: 0, list: 0, ports: 0, cidr: 0, inet6: 0 };
   for (const set of desired0.sets) {
+    if (familyOfSpec(set.spec) === 'inet6') byKind.inet6++;
     if (set.spec === 'setlist') byKind.list++;
-    else if (set.spec === 'hash:ip,port') byKind.ports++;
+    else if (kernelTypeOfSpec(set.spec) === 'hash:ip,port') byKind.ports++;
     else if (set.spec.includes('maxelem')) byKind.cidr++;
     else byKind.hash++;
   }
   say(
     `${NAMESPACES.length} namespaces, ${formatCount(cluster.pods.size)} pods, ${POLICIES.length} policies → ${desired0.sets.length} sets ` +
-      `(${byKind.hash} address sets, ${byKind.ports} named-port sets, ${byKind.cidr} CIDR sets, ${byKind.list} lists), ${formatCount(entries(desired0))} members`,
+      `(${byKind.hash} address sets, ${byKind.ports} named-port sets, ${byKind.cidr} CIDR sets, ${byKind.list} lists; ${byKind.inet6} of them family inet6), ${formatCount(entries(desired0))} members`,
   );
   say(`kernel names: owner ${JSON.stringify(owner)} + sha256-base36 digest, e.g. ${desired0.sets[0]?.label} → ${desired0.sets[0]?.name}`);
   say(`a foreign set is already in the kernel: KUBE-LOAD-BALANCER-FW (not ours: never touched)`);

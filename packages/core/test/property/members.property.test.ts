@@ -40,7 +40,8 @@ describe('canonicalMember properties', () => {
   it('hash:ip,port: protocol defaults to tcp and canonical forms are fixed points', () => {
     fc.assert(
       fc.property(
-        octets,
+        // The zero address is refused in hash:ip,port sets (the kernel answers "Invalid argument").
+        octets.filter((o) => o.some((v) => v !== 0)),
         fc.option(fc.constantFrom('tcp', 'udp', 'sctp')),
         fc.integer({ min: 0, max: 65535 }),
         (o, proto, port) => {

@@ -7,6 +7,7 @@ import {
   hasNomatch,
   isValidKernelSetName,
   isValidMember,
+  memberFamily,
   stripNomatch,
   validateSetName,
   type MemberKind,
@@ -58,7 +59,7 @@ describe('canonicalMember hash:net', () => {
     ['2001:db8::1', /IPv6/],
     ['2001:db8::/32', /IPv6/],
     ['2001:db8::1 nomatch', /IPv6/],
-    ['2001:db8::1,tcp:80', /dotted-decimal/],
+    ['2001:db8::1,tcp:80', /IPv6 address, and a family inet set/],
     ['10.0.0.1/33', /prefix length/],
     ['1.1.1.1/0', /\/0 prefix/],
     ['310.0.0.0/8', /dotted-decimal/],
@@ -127,7 +128,7 @@ describe('canonicalMember hash:ip,port', () => {
     ['10.0.0.1,0', '10.0.0.1,tcp:0'],
     ['10.0.0.1,tcp:0', '10.0.0.1,tcp:0'],
     ['10.0.0.1,tcp:65535', '10.0.0.1,tcp:65535'],
-    ['0.0.0.0,udp:1', '0.0.0.0,udp:1'],
+    ['0.0.0.1,udp:1', '0.0.0.1,udp:1'],
     // seed example of §b.9 that is valid for hash:ip,port
     ['192.168.0.1,tcp:25227', '192.168.0.1,tcp:25227'],
   ];
@@ -147,7 +148,7 @@ describe('canonicalMember hash:ip,port', () => {
     ['1234', /dotted-decimal/],
     ['256.1.2.3', /dotted-decimal/],
     ['', /empty/],
-    ['2001:db8::1,tcp:80', /dotted-decimal/],
+    ['2001:db8::1,tcp:80', /IPv6 address, and a family inet set/],
     ['x.x.x.x,80', /dotted-decimal/],
     [',80', /dotted-decimal/],
     // stricter grammar
@@ -268,5 +269,125 @@ describe('set names', () => {
   });
   it('rejects a non-string', () => {
     expect(isValidKernelSetName(7 as unknown as string)).toBe(false);
+  });
+});
+
+// Expected forms measured on ipset 7.17 (`ipset -exist restore` of the input into a
+// `family inet6` set, then `ipset save`): the canonical form is what save printed.
+describe('canonicalMember hash:net family inet6', () => {
+  const valid: [string, string][] = [
+    ['2001:DB8::1', '2001:db8::1'],
+    ['2001:db8:0:0:0:0:0:1/128', '2001:db8::1'],
+    ['2001:0db8::01', '2001:db8::1'],
+    ['2001:db8::ff/120', '2001:db8::/120'],
+    ['2001:db8:1::/48 nomatch', '2001:db8:1::/48 nomatch'],
+    ['2001:db8:1:2::/48 nomatch', '2001:db8:1::/48 nomatch'],
+    ['::ffff:10.0.0.1', '::ffff:10.0.0.1'],
+    ['::ffff:a00:1', '::ffff:10.0.0.1'],
+    ['::10.0.0.2', '::10.0.0.2'],
+    ['::ffff:1.2.3.4/96', '::ffff:0.0.0.0/96'],
+    ['fe80::1:0:0:0/64', 'fe80::/64'],
+    ['1:0:0:1:0:0:0:1', '1:0:0:1::1'],
+    ['1:0:0:0:1:0:0:1', '1::1:0:0:1'],
+    ['1:0:1:1:1:1:1:1', '1:0:1:1:1:1:1:1'],
+    ['::', '::'],
+    ['::1', '::1'],
+    ['0:0:0:0:0:0:0:0', '::'],
+    ['::/1', '::/1'],
+    ['ffff::/1', '8000::/1'],
+    ['1::', '1::'],
+    ['[2001:db8::9]', '2001:db8::9'],
+    ['[2001:db8::a]/64', '2001:db8::/64'],
+    ['2001:db8::1 nomatch', '2001:db8::1 nomatch'],
+  ];
+  it.each(valid)('%j → %j', (input, expected) => {
+    expect(canonicalMember('hash:net', input, 'inet6')).toBe(expected);
+    expect(canonicalMember('hash:net', expected, 'inet6')).toBe(expected);
+  });
+
+  const invalid: [string, RegExp][] = [
+    ['10.0.0.1', /IPv4 address, and a family inet6 set/],
+    ['10.0.0.0/8', /IPv4 address, and a family inet6 set/],
+    ['::/0', /\/0 prefix/],
+    ['2001:db8::/129', /prefix length must be a number 1-128/],
+    ['2001:db8::/01', /prefix length/],
+    ['2001:db8::1-2001:db8::5', /not IPv6/],
+    ['02001:db8::1', /not IPv6/],
+    ['2001:db8:::1', /not IPv6/],
+    ['1::2::3', /not IPv6/],
+    ['1:2:3:4:5:6:7::8', /not IPv6/],
+    ['1:2:3:4:5:6:7', /not IPv6/],
+    ['1:2:3:4:5:6:7:8:9', /not IPv6/],
+    [':1::', /not IPv6/],
+    ['1::2:', /not IPv6/],
+    ['::1.2.3.04', /not IPv6/],
+    ['fe80::1%eth0', /zone index/],
+    ['[2001:db8::9', /not closed/],
+    ['2001:db8::/64,80', /hash:ip,port/],
+    ['2001:db8::1  nomatch', /unexpected/],
+    ['', /empty/],
+    ['-::1', /leading "-"/],
+    ['::1\n-X x', /unexpected|newlines/],
+  ];
+  it.each(invalid)('refuses %j (%s)', (input, message) => {
+    const error = errorOf(() => canonicalMember('hash:net', input, 'inet6'));
+    expect(isIpsetsError(error, 'INVALID_MEMBER')).toBe(true);
+    expect(error.message).toMatch(message);
+    expect(error.message).toContain('family inet6');
+  });
+});
+
+describe('canonicalMember hash:ip,port family inet6', () => {
+  const valid: [string, string][] = [
+    ['fe80::1,tcp:80', 'fe80::1,tcp:80'],
+    ['fe80::2,80', 'fe80::2,tcp:80'],
+    ['FE80::0003,udp:53', 'fe80::3,udp:53'],
+    ['fe80::5,sctp:9', 'fe80::5,sctp:9'],
+    ['[fe80::6],tcp:81', 'fe80::6,tcp:81'],
+    ['fe80::1,tcp:0', 'fe80::1,tcp:0'],
+    ['fe80::1,udp:65535', 'fe80::1,udp:65535'],
+    ['::ffff:10.1.1.1,tcp:80', '::ffff:10.1.1.1,tcp:80'],
+  ];
+  it.each(valid)('%j → %j', (input, expected) => {
+    expect(canonicalMember('hash:ip,port', input, 'inet6')).toBe(expected);
+    expect(canonicalMember('hash:ip,port', expected, 'inet6')).toBe(expected);
+  });
+
+  const invalid: [string, RegExp][] = [
+    ['10.0.0.1,tcp:80', /IPv4 address, and a family inet6 set/],
+    ['fe80::1/64,tcp:80', /CIDR/],
+    ['fe80::1/128,tcp:80', /CIDR/],
+    ['fe80::1', /missing/],
+    ['fe80::1 nomatch', /nomatch is only for hash:net/],
+    ['::,tcp:1', /zero address/],
+    ['fe80::1,TCP:83', /protocol "TCP"/],
+    ['fe80::1,icmpv6:ping', /protocol "icmpv6"/],
+    ['fe80::1,tcp:http', /port "http"/],
+    ['fe80::1,tcp:80-81', /port "80-81"/],
+    ['fe80::1,tcp:65536', /port/],
+  ];
+  it.each(invalid)('refuses %j (%s)', (input, message) => {
+    const error = errorOf(() => canonicalMember('hash:ip,port', input, 'inet6'));
+    expect(isIpsetsError(error, 'INVALID_MEMBER')).toBe(true);
+    expect(error.message).toMatch(message);
+  });
+
+  it('refuses the zero address in family inet too (the kernel answers "Invalid argument")', () => {
+    expect(() => canonicalMember('hash:ip,port', '0.0.0.0,tcp:1')).toThrow(/zero address/);
+  });
+});
+
+describe('memberFamily', () => {
+  it.each([
+    ['10.0.0.1', 'inet'],
+    ['10.0.0.0/8 nomatch', 'inet'],
+    ['10.0.0.1,tcp:80', 'inet'],
+    ['2001:db8::1', 'inet6'],
+    ['::/1 nomatch', 'inet6'],
+    ['fe80::1,tcp:80', 'inet6'],
+    ['[fe80::1],80', 'inet6'],
+    ['', 'inet'],
+  ] as const)('%j is %s', (member, family) => {
+    expect(memberFamily(member)).toBe(family);
   });
 });

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   EMPTY_SET,
+  INET6_NAME_SUFFIX,
+  familyOfSpec,
   SET_TYPES,
   isSetType,
   kernelTypeOfSpec,
@@ -30,7 +32,15 @@ describe('set types', () => {
   });
 
   it.each(TABLE)('%s: kind %s, prefix %s, spec %s, kernel type %s, selector %s', (type, kind, prefix, spec, kernelType, selector) => {
-    expect(setTypeInfo(type)).toEqual({ type, kind, prefix, createSpec: spec, kernelType, selectorCapable: selector });
+    expect(setTypeInfo(type)).toEqual({
+      type,
+      kind,
+      prefix,
+      createSpec: spec,
+      kernelType,
+      selectorCapable: selector,
+      family: kind === 'list' ? undefined : 'inet',
+    });
     expect(kernelTypeOfSpec(setTypeInfo(type).createSpec)).toBe(kernelType);
   });
 
@@ -67,5 +77,37 @@ describe('set types', () => {
   it('accepts label-style names', () => {
     expect(validateSetMetadata({ name: 'app:web', type: 'keyValueLabelOfPod' })).toEqual({ name: 'app:web', type: 'keyValueLabelOfPod' });
     expect(() => validateSetMetadata({ name: 'k8s.io/role:', type: 'keyValueLabelOfPod' })).not.toThrow();
+  });
+});
+
+describe('family inet6 siblings', () => {
+  it.each([
+    ['namespace', 'nethash family inet6', 'hash:net'],
+    ['keyLabelOfPod', 'nethash family inet6', 'hash:net'],
+    ['keyValueLabelOfPod', 'nethash family inet6', 'hash:net'],
+    ['namedPorts', 'hash:ip,port family inet6', 'hash:ip,port'],
+    ['cidrBlocks', 'nethash family inet6 maxelem 4294967295', 'hash:net'],
+  ] as const)('%s: spec %s (ipset prints it as %s family inet6)', (type, spec, kernelType) => {
+    const info = setTypeInfo(type, 'inet6');
+    expect(info).toMatchObject({ type, createSpec: spec, kernelType, family: 'inet6', prefix: setTypeInfo(type).prefix });
+    expect(familyOfSpec(spec)).toBe('inet6');
+    expect(kernelTypeOfSpec(spec)).toBe(kernelType);
+  });
+
+  it.each(['keyLabelOfNamespace', 'keyValueLabelOfNamespace', 'nestedLabelOfPod', 'emptyHashSet'] as const)('%s has no inet6 sibling', (type) => {
+    expect(() => setTypeInfo(type, 'inet6')).toThrow(/has no family inet6/);
+    expect(() => validateSetMetadata({ name: 'x', type, family: 'inet6' })).toThrow(/has no family inet6/);
+  });
+
+  it('the inet6 sibling has its own prefixed name; inet names are unchanged', () => {
+    expect(prefixedName({ name: 'default', type: 'namespace' })).toBe('ns-default');
+    expect(prefixedName({ name: 'default', type: 'namespace', family: 'inet' })).toBe('ns-default');
+    expect(prefixedName({ name: 'default', type: 'namespace', family: 'inet6' })).toBe(`ns-default${INET6_NAME_SUFFIX}`);
+    // No valid unprefixed name contains the suffix's leading space, so no set can collide with a sibling.
+    expect(() => validateSetMetadata({ name: `default${INET6_NAME_SUFFIX}`, type: 'namespace' })).toThrow(/invalid set name/);
+  });
+
+  it('refuses an unknown family', () => {
+    expect(() => setTypeInfo('namespace', 'ipv6' as never)).toThrow(/unknown address family "ipv6"/);
   });
 });

@@ -121,6 +121,10 @@ export function parseCreate(words: readonly string[], start: number, end: number
   let bucketsize = 12;
   let iv: number | undefined;
   let size = 8;
+  // ipset_call_parser(): an option whose value slot is already set fails before its
+  // value is read (measured: `maxelem 4 maxelem 5`, `-4 -6`, `-6 family inet6`); the
+  // flags without a value (counters, comment, skbinfo, forceadd) may repeat.
+  const given = new Set<string>();
   for (let i = start + 2; i < end; i++) {
     const word = words[i] as string;
     const w = word.startsWith('--') ? word.slice(2) : word;
@@ -130,6 +134,11 @@ export function parseCreate(words: readonly string[], start: number, end: number
     if (!NO_ARG.has(opt)) {
       if (i + 1 >= end) throw new ParseFailure('parameter', `Missing mandatory argument of option \`${opt}'`);
       arg = words[++i] as string;
+    }
+    const slot = opt === '-4' || opt === '-6' ? 'family' : opt;
+    if (!NO_ARG.has(opt) || slot === 'family') {
+      if (given.has(slot)) syntaxError(`${opt} already specified`);
+      given.add(slot);
     }
     switch (opt) {
       case 'family':

@@ -34,6 +34,9 @@ const CREATE: Record<string, string> = {
   'nethash maxelem 4294967295': 'hash:net maxelem 4294967295',
   'hash:ip,port': 'hash:ip,port',
   setlist: 'list:set',
+  'nethash family inet6': 'hash:net family inet6',
+  'hash:ip,port family inet6': 'hash:ip,port family inet6',
+  'nethash family inet6 maxelem 4294967295': 'hash:net family inet6 maxelem 4294967295',
 };
 
 /** A kernel that holds exactly `desired` (hash sets first, then lists), plus `extra` lines. */
@@ -114,7 +117,8 @@ describe('arbitraries', () => {
         const ra = a.restore(script.text, { exist: script.exist });
         expect(b.restore(script.text, { exist: script.exist })).toEqual(ra);
         expect(a.saveText()).toBe(b.saveText());
-        expect([0, 1, 2]).toContain(ra.exitCode);
+        // 139: ipset 7.17 segfaults on an icmp type of the other family after a pending add (modelled, measured).
+        expect([0, 1, 2, 139]).toContain(ra.exitCode);
         expect(ra.stdout).toBe('');
       }),
       fcOptions(FILE, 200),
@@ -237,7 +241,7 @@ describe('invariants', () => {
         assertConverged(kernel, desired);
         expect(() => assertConverged(kernel, { ...desired, sets: rest })).toThrow(/owned set exists/);
         expect(() => assertConverged(kernelOf({ ...desired, sets: rest }), desired)).toThrow(/missing in the kernel/);
-        const other = first!.spec === 'hash:ip,port' ? 'nethash' : 'hash:ip,port';
+        const other = kernelTypeOfSpec(first!.spec) === 'hash:ip,port' ? 'nethash' : 'hash:ip,port';
         expect(kernelTypeOfSpec(other)).not.toBe(kernelTypeOfSpec(first!.spec));
         expect(() => assertConverged(kernel, { ...desired, sets: [{ ...first!, spec: other, members: [] }, ...rest] })).toThrow(/kernel type/);
       }),

@@ -11,7 +11,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { IPSetManager, applyIPSets, canonicalMember, classifyIpsetError, kernelTypeOfSpec, reconcileIPSets } from '@ipsets/core';
+import { IPSetManager, applyIPSets, canonicalMember, classifyIpsetError, familyOfSpec, kernelTypeOfSpec, reconcileIPSets } from '@ipsets/core';
 import type { ApplyReport, CommandResult, DesiredState, IpsetPort } from '@ipsets/core';
 import {
   FakeKernel,
@@ -71,7 +71,7 @@ function lostMembers(desired: DesiredState, saveText: string, report: ApplyRepor
     }
     const have = new Set(saved.members);
     for (const raw of set.members) {
-      const m = type === 'list:set' ? raw : canonicalMember(type, raw);
+      const m = type === 'list:set' ? raw : canonicalMember(type, raw, familyOfSpec(set.spec));
       if (have.has(m)) continue;
       if (skipped.has(`-A ${set.name} ${m}`)) continue;
       lost.push(`${set.name}: ${m}`);

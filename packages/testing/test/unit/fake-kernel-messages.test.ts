@@ -220,3 +220,58 @@ describe('§3.5 single commands (no line number)', () => {
     expect(k.exec(['add', 'a', '1.1.1.2', '1.1.1.3']).stderr).toBe(`${P}Unknown argument: \`1.1.1.3'\n${TRY}`);
   });
 });
+
+// Measured on ipset 7.17 (the differential test found the fake answering otherwise).
+describe('messages that quote an element print it as ipset parsed it', () => {
+  it.each([
+    ['create a hash:ip', 'test a 10.0.1', '10.0.0.1 is NOT in set a.'],
+    ['create a hash:ip', 'test a [10.0.0.1]', '10.0.0.1 is NOT in set a.'],
+    ['create a hash:ip', 'test a localhost', '127.0.0.1 is NOT in set a.'],
+    ['create a hash:ip', 'test a 10.0.9.0/30', '10.0.9.0/30 is NOT in set a.'],
+    ['create p hash:ip,port', 'test p 10.0.0.1,http', '10.0.0.1,tcp:80 is NOT in set p.'],
+    ['create p hash:ip,port', 'test p 10.0.0.1,6:80', '10.0.0.1,tcp:80 is NOT in set p.'],
+    ['create p hash:ip,port', 'test p 10.0.0.1,udp:0x10', '10.0.0.1,udp:16 is NOT in set p.'],
+    ['create p hash:ip,port', 'test p 10.0.0.1,icmp:8/0', '10.0.0.1,icmp:echo-request is NOT in set p.'],
+    ['create n hash:net', 'test n 10.0.0.0/32', '10.0.0.0 is NOT in set n.'],
+    ['create n hash:net', 'test n 10.0.0.1/24', '10.0.0.1/24 is NOT in set n.'],
+    ['create n6 hash:net family inet6', 'test n6 [2001:DB8::1]/128', '2001:db8::1 is NOT in set n6.'],
+    ['create n6 hash:net family inet6', 'test n6 ::0.0.0.1', '::1 is NOT in set n6.'],
+    ['create p6 hash:ip,port family inet6', 'test p6 FE80::0001,80', 'fe80::1,tcp:80 is NOT in set p6.'],
+    ['create p6 hash:ip,port family inet6', 'test p6 fe80::1,58:1/5', 'fe80::1,ipv6-icmp:1/5 is NOT in set p6.'],
+  ])('%s: %s', (create, line, message) => {
+    expect(kernelWith('').restore(`${create}\n${line}\n`)).toEqual({ exitCode: 1, stdout: '', stderr: `${message}\n` });
+  });
+
+  it('test refuses the ranges its type cannot test, without a line number, losing the pending batch', () => {
+    for (const [create, line, message] of [
+      ['create n hash:net', 'test n 10.0.0.0-10.0.0.5', 'FROM-TO IP range is not allowed in command test with set type hash:net and family inet'],
+      ['create p hash:ip,port', 'test p 10.0.0.1/24,80', 'IP/CIDR range is not allowed in command test with set type hash:ip,port and family inet'],
+      ['create p hash:ip,port', 'test p 10.0.0.1,80-82', 'FROM-TO port range is not allowed in command test with set type hash:ip,port and family inet'],
+      ['create p6 hash:ip,port family inet6', 'test p6 fe80::1/128,tcp:1', 'IP/CIDR range is not allowed in command test with set type hash:ip,port and family inet6'],
+    ]) {
+      check({ name: line!, setup: `${create}\n`, line: line!, message: message!, side: 'raw' });
+    }
+  });
+});
+
+describe('bracketed addresses, repeated create options, over-long comments', () => {
+  const cases: Case[] = [
+    { name: 'unclosed bracket', setup: SETS, line: 'add n6 [::1', message: "Syntax error: cannot find closing escape character ']' in [::1", side: 'U' },
+    { name: 'bracket not followed by a range', setup: SETS, line: 'add n6 [[::1]]', message: "Syntax error: range separator expected after '[[::1]'", side: 'U' },
+    { name: 'empty brackets', setup: SETS, line: 'add n []/8', message: 'Syntax error: cannot parse : resolving to IPv4 address failed', side: 'U' },
+    { name: 'range inside brackets', setup: SETS, line: 'add a [10.0.0.1-10.0.0.2]', message: 'Syntax error: cannot parse 10.0.0.1-10.0.0.2: resolving to IPv4 address failed', side: 'U' },
+    { name: 'maxelem twice', line: 'create b hash:net maxelem 4 maxelem 5', message: 'Syntax error: maxelem already specified', side: 'U' },
+    { name: 'family then -6', line: 'create b hash:net family inet -6', message: 'Syntax error: -6 already specified', side: 'U' },
+    { name: '-6 then family', line: 'create b hash:net -6 family inet6', message: 'Syntax error: family already specified', side: 'U' },
+    { name: 'size twice', line: 'create b list:set size 4 size 5', message: 'Syntax error: size already specified', side: 'U' },
+    { name: 'comment of 256 characters', setup: 'create c hash:ip comment\n', line: `add c 10.0.0.1 comment ${'x'.repeat(256)}`, message: 'Syntax error: Comment is longer than the maximum allowed 255 characters', side: 'U' },
+  ];
+  it.each(cases)('$name', check);
+
+  it('brackets around IPv4 addresses and range ends are accepted; flags may repeat', () => {
+    const k = kernelWith('create a hash:ip\ncreate p hash:ip,port\ncreate c hash:ip counters counters\n');
+    expect(k.restore('add a [10.0.0.1]\nadd a [10.0.0.2]-[10.0.0.3]\nadd a [10.5]\nadd p [10.0.0.1],80\n').exitCode).toBe(0);
+    expect(sorted(k, 'a')).toEqual(['10.0.0.1', '10.0.0.2', '10.0.0.3', '10.0.0.5']);
+    expect(sorted(k, 'p')).toEqual(['10.0.0.1,tcp:80']);
+  });
+});
