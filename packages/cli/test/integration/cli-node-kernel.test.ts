@@ -9,7 +9,7 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { kernelName, parseSave } from '@ipsets/core';
-import { createTestNamespace } from '@ipsets/exec-linux';
+import { createTestNamespace, readKernelLockHolder } from '@ipsets/exec-linux';
 import type { TestNamespace } from '@ipsets/exec-linux';
 import { describeKernel } from '../helpers/kernel.js';
 import { BIN, ipsets, spawnIpsets, tempDir } from '../helpers/run-ipsets.js';
@@ -126,12 +126,14 @@ exec ${REAL_IPSET} "$@"
       const holder = spawnIpsets(['apply', 'held.yaml', '--netns', ns.name, '--ipset', slow], { cwd: dir });
       let holderDone = false;
       void holder.finally(() => (holderDone = true));
-      // Wait until the holder is inside its restore (it holds the lock by then).
-      for (let i = 0; i < 200; i++) {
-        const ps = await ns.run(['sh', '-c', 'pgrep -f "sleep 8" || true']);
-        if (ps.stdout.trim() !== '') break;
+      // Wait until the holder has the lock: its record names its pid. (Waiting for its
+      // `sleep 8` with pgrep raced: the `sh -c 'pgrep -f "sleep 8"'` that asks matches
+      // itself, so the second writer could start before the holder took the lock.)
+      const lockPath = `/run/ipsets/${ns.name}.lock`;
+      for (let i = 0; i < 600 && (await readKernelLockHolder(lockPath))?.pid !== holder.pid; i++) {
         await new Promise((r) => setTimeout(r, 50));
       }
+      expect((await readKernelLockHolder(lockPath))?.pid, 'the holder took the lock within 30 s').toBe(holder.pid);
       const started = Date.now();
       const second = await ipsets(['apply', 'held.yaml', '--netns', ns.name, '--wait', '1s'], { cwd: dir });
       expect(second.exitCode, second.stdout + second.stderr).toBe(4);
