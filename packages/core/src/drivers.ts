@@ -19,6 +19,17 @@ import type { ApplyReport, CommandResult, DesiredState, IpsetPort, PortCallOptio
 /** Options of the drivers: the session's attempt budget and an abort signal passed to every port call. */
 export type DriverOptions = RunRestoreSessionOptions;
 
+/** Options of {@link applyIPSets}. */
+export interface ApplyOptions extends DriverOptions {
+  /**
+   * Count the result toward the manager's consecutive-failure limit (default true, as
+   * the reference's `ApplyIPSets` does). A caller with a failure policy of its own —
+   * the agent of `@ipsets/exec-linux`, which also counts reconciles — passes false, so
+   * that one policy decides.
+   */
+  countFailures?: boolean;
+}
+
 /** Options of {@link reconcileIPSets}. */
 export interface ReconcileOptions extends DriverOptions, PlanReconcileOptions {}
 
@@ -124,7 +135,7 @@ function emptyReport(plan: RestorePlan): ApplyReport {
  * @throws IpsetsError `MAX_CONSECUTIVE_FAILURES` when this failure reaches the
  *   manager's limit (the seed panics here); the manager has committed the report first.
  */
-export async function applyIPSets(manager: IPSetManager, port: IpsetPort, options: DriverOptions = {}): Promise<ApplyReport> {
+export async function applyIPSets(manager: IPSetManager, port: IpsetPort, options: ApplyOptions = {}): Promise<ApplyReport> {
   if (!manager.hasDirtyChanges) return emptyReport({ lines: [] });
   let kernelSets: Set<string> | undefined;
   let readProblem: string | undefined;
@@ -140,7 +151,7 @@ export async function applyIPSets(manager: IPSetManager, port: IpsetPort, option
   if (readProblem !== undefined) (plan.notes ??= []).push({ set: '', kind: 'info', message: readProblem });
   const report = await runRestoreSession(plan, port, options);
   manager.commit(report);
-  manager.recordApplyResult(report.converged);
+  if (options.countFailures !== false) manager.recordApplyResult(report.converged);
   return report;
 }
 

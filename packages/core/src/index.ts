@@ -100,4 +100,4 @@ export { planReconcile } from './plan-reconcile.js';
 export type { PlanReconcileOptions } from './plan-reconcile.js';
 export { RESET_DESTROY_HANDLERS, RESET_FLUSH_HANDLERS, planResetDestroy, planResetFlush } from './plan-reset.js';
 export { DEFAULT_RESET_OWNER, applyIPSets, applyIPSetsWithSave, reconcileIPSets, resetIPSets } from './drivers.js';
-export type { DriverOptions, ReconcileOptions, ResetOptions, ResetReport } from './drivers.js';
+export type { ApplyOptions, DriverOptions, ReconcileOptions, ResetOptions, ResetReport } from './drivers.js';

@@ -11,7 +11,7 @@
  * and aborts it (the port kills ipset) when the grace period runs out; queued ones
  * that have not started by then are rejected with `ABORTED`.
  */
-import { IPSetManager, IpsetsError, isIpsetsError, planApply, quote, reconcileIPSets, resetIPSets, runRestoreSession } from '@ipsets/core';
+import { IPSetManager, IpsetsError, applyIPSets, isIpsetsError, quote, reconcileIPSets, resetIPSets } from '@ipsets/core';
 import type { AbortSignalLike, ApplyReport, DesiredState, IpsetPort, ResetReport } from '@ipsets/core';
 import type { Registry } from 'prom-client';
 import { createAgentMetrics, DEFAULT_METRIC_PREFIX } from './agent-metrics.js';
@@ -61,9 +61,8 @@ export interface AgentDriverOptions {
 }
 
 /**
- * The kernel drivers the agent runs (default: the manager's dirty delta planned with
- * `planApply` and run by `runRestoreSession`, then committed — core's `applyIPSets`
- * without its own failure count —, and core's `reconcileIPSets` and `resetIPSets`).
+ * The kernel drivers the agent runs (default: core's `applyIPSets` without the
+ * manager's own failure count, `reconcileIPSets` and `resetIPSets`).
  */
 export interface AgentDrivers<M extends AgentManager = IPSetManager> {
   apply(manager: M, port: IpsetPort, options: AgentDriverOptions): Promise<ApplyReport>;
@@ -99,7 +98,7 @@ export interface IpsetAgentOptions<M extends AgentManager = IPSetManager> {
   maxAttempts?: number;
   /** Owner prefix for `reset()` (default: the manager's desired state owner). */
   owner?: string;
-  /** After a kernel reset, also call `manager.reset()` so it forgets every set, as the seed's `ResetIPSets` does (default true). */
+  /** With a reset, also call `manager.reset()` so it forgets every set whatever the kernel outcome, as the reference's `ResetIPSets` does (default true). */
   resetManager?: boolean;
   /**
    * Hold this kernel lock around every apply, reconcile and reset (the whole
@@ -223,7 +222,7 @@ export interface IpsetAgent {
   reconcile(options?: AgentCallOptions): Promise<ApplyReport>;
   /**
    * Flushes and destroys every owned set (serialised); referenced ones are reported as
-   * leaked. Then the manager forgets its sets (`manager.reset()`, unless `resetManager: false`).
+   * leaked. Then the manager forgets its sets (`manager.reset()`, unless `resetManager: false`), whatever the kernel outcome, as the reference does.
    */
   reset(options?: AgentCallOptions): Promise<ResetReport>;
   /** Starts the reconcile loop (needs `reconcileIntervalMs`). */
@@ -272,18 +271,13 @@ interface Settled {
 }
 
 /**
- * Core's `applyIPSets` without its own consecutive-failure count: the agent's count is
- * the process's one policy (core's manager would otherwise throw at its own limit,
- * which no converged reconcile ever resets).
+ * Core's `applyIPSets` (which also notices sets destroyed behind the manager's back)
+ * without the manager's own consecutive-failure count: the agent's count is the
+ * process's one policy (the manager would otherwise throw at its own limit, which no
+ * converged reconcile ever resets).
  */
-async function applyDelta(manager: IPSetManager, port: IpsetPort, options: AgentDriverOptions): Promise<ApplyReport> {
-  if (!manager.hasDirtyChanges) {
-    return { converged: true, plan: { lines: [] }, attempts: [], linesTotal: 0, linesApplied: 0, skipped: [], failedSets: [], inUseSets: [], notes: [] };
-  }
-  const plan = planApply(manager);
-  const report = await runRestoreSession(plan, port, options);
-  manager.commit(report);
-  return report;
+function applyDelta(manager: IPSetManager, port: IpsetPort, options: AgentDriverOptions): Promise<ApplyReport> {
+  return applyIPSets(manager, port, { ...options, countFailures: false });
 }
 
 /**
@@ -512,9 +506,12 @@ export function createIpsetAgent<M extends AgentManager = IPSetManager>(options:
     const begin = clock.now();
     const owner = options.owner ?? manager.desiredState().owner;
     try {
-      const report = await execute('reset', call, (o) => drivers.reset(port, { ...o, owner }));
+      const report = await execute('reset', call, (o) => drivers.reset(port, { ...o, owner })).finally(() => {
+        // As the reference's ResetIPSets: the manager forgets its sets whatever the kernel
+        // outcome; what the kernel kept is reported, and the next reconcile removes it.
+        if (options.resetManager !== false) manager.reset?.();
+      });
       const durationMs = Math.max(0, Math.round(clock.now() - begin));
-      if (options.resetManager !== false) manager.reset?.();
       const { leaked } = report;
       metrics.leakedSets.set(leaked.length);
       const outcome: AgentOutcome = report.converged ? 'converged' : 'not-converged';

@@ -98,6 +98,17 @@ describe('applyIPSets', () => {
     expect(m.consecutiveApplyFailures).toBe(0);
   });
 
+  it('countFailures: false leaves the count to the caller (one failure policy: the agent\'s)', async () => {
+    const m = new IPSetManager({ maxConsecutiveFailures: 2 });
+    m.addToSets([NS], '10.0.0.1', 'pod-a');
+    for (let i = 0; i < 3; i++) {
+      const broken = createScriptedPort({ restore: [fail("ipset v7.17: Unknown argument: `x'\nTry `ipset help' for more information.", 2)] });
+      const report = await applyIPSets(m, broken, { countFailures: false });
+      expect(report.converged).toBe(false);
+    }
+    expect(m.consecutiveApplyFailures).toBe(0);
+  });
+
   it('a success resets the consecutive-failure count', async () => {
     const m = new IPSetManager({ maxConsecutiveFailures: 3 });
     const failing = (): ReturnType<typeof createScriptedPort> => createScriptedPort({ restore: [fail('ipset v7.17: Unknown argument: `x\'', 2)] });

@@ -476,3 +476,30 @@ describe('createIpsetAgent: reconcile loop', () => {
     expect(() => agent.start()).toThrow(agent.fatalError!);
   });
 });
+
+describe('reset forgets the manager whatever the kernel outcome (as the reference)', () => {
+  it('a reset whose kernel side throws still resets the manager; the error reaches the caller', async () => {
+    let resets = 0;
+    const manager: AgentManager = { desiredState: () => ({ owner: 'azure-npm-', sets: [] }), reset: () => void (resets += 1) };
+    const port = {} as IpsetPort;
+    const agent = createIpsetAgent({
+      manager,
+      port,
+      drivers: {
+        reset: async () => {
+          throw new IpsetsError('KERNEL_READ_FAILED', 'ipset list -n failed (exit 1)');
+        },
+      },
+    });
+    await expect(agent.reset()).rejects.toMatchObject({ code: 'KERNEL_READ_FAILED' });
+    expect(resets).toBe(1);
+  });
+
+  it('resetManager: false leaves the manager alone, whatever the outcome', async () => {
+    let resets = 0;
+    const manager: AgentManager = { desiredState: () => ({ owner: 'azure-npm-', sets: [] }), reset: () => void (resets += 1) };
+    const agent = createIpsetAgent({ manager, port: {} as IpsetPort, resetManager: false, drivers: { reset: async () => resetReport() } });
+    await agent.reset();
+    expect(resets).toBe(0);
+  });
+});
