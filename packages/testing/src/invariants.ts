@@ -353,6 +353,8 @@ export interface TruthfulOptions {
  * `report.failedSets` really is not in its desired state; every owned set it does not
  * name (in `failedSets` or `inUseSets`) is; every set in `inUseSets` still exists; and
  * `report.converged` holds exactly when nothing failed and the session was not fatal.
+ * A list reported failed while one of its member sets is not in its desired state is
+ * a true report (a list is only as converged as its members).
  *
  * A set with a line in an attempt that ended by a signal (a crash, exit without a
  * result) may have reached its desired state without the session knowing: for such
@@ -373,12 +375,20 @@ export function assertReportTruthful(
   const uncertain = uncertainSets(report);
   for (const name of options.tolerateFailed ?? []) uncertain.add(name);
   const lies: string[] = [];
+  // A list is only as converged as its member sets: one whose member set is not in its
+  // desired state matches the wrong packets even when its member names are right (its
+  // planned relink of that member was skipped along with the member's failed rebuild),
+  // so reporting it failed is true.
+  const holdsUnconvergedSet = (name: string): boolean => {
+    const want = wanted.get(name);
+    return want?.spec === 'setlist' && want.members.some((member) => problemOf(member, kernel.get(member), wanted.get(member)) !== undefined);
+  };
   for (const name of report.failedSets) {
     if (!ownedBy(name, desired.owner)) {
       lies.push(`  ${name}: reported failed, but it is not owned by ${JSON.stringify(desired.owner)}`);
       continue;
     }
-    if (!uncertain.has(name) && problemOf(name, kernel.get(name), wanted.get(name)) === undefined) {
+    if (!uncertain.has(name) && problemOf(name, kernel.get(name), wanted.get(name)) === undefined && !holdsUnconvergedSet(name)) {
       lies.push(`  ${name}: reported failed, but it is in its desired state`);
     }
   }
