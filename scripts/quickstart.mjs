@@ -62,7 +62,13 @@ if (command === 'demo') {
   const { line, ok } = summarize(root);
   console.log(line);
   process.exit(status === 0 && ok ? 0 : 1);
+} else if (command === 'turbo') {
+  // `npm run build|typecheck|bench`: any turbo run, after the install a fresh clone needs.
+  process.exit(pnpmRun('exec', 'turbo', 'run', ...process.argv.slice(3)));
+} else if (command === 'exec') {
+  // `npm run changeset`: a workspace tool, after the install a fresh clone needs.
+  process.exit(pnpmRun('exec', ...process.argv.slice(3)));
 } else {
-  console.error(`usage: node scripts/quickstart.mjs demo|test|simulate|playground (got ${JSON.stringify(command)})`);
+  console.error(`usage: node scripts/quickstart.mjs demo|test|simulate|playground|turbo TASK…|exec TOOL… (got ${JSON.stringify(command)})`);
   process.exit(2);
 }
