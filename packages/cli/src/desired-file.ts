@@ -15,6 +15,7 @@ import { z } from 'zod';
 import {
   IPSetManager,
   DIGEST_LENGTH,
+  INET6_NAME_SUFFIX,
   IpsetsError,
   MAX_KERNEL_NAME_LENGTH,
   NAMING_SCHEMES,
@@ -25,11 +26,12 @@ import {
   memberFamily,
   prefixedName,
   setTypeInfo,
+  validateCapacity,
   validateOwner,
   validateSetName,
   validateUnprefixedName,
 } from '@ipsets/core';
-import type { DesiredState, NamingScheme, SetMetadata, SetType } from '@ipsets/core';
+import type { AddressFamily, DesiredState, NamingScheme, SetCapacity, SetMetadata, SetType } from '@ipsets/core';
 import { decodeUtf8, readInputFile, readInputStream } from './bounded-read.js';
 import { cutText, formatCount, quoteCut as quote } from './format.js';
 import { MAX_JSON_DEPTH, lineColumns, locateJsonPaths, scanJsonStructure } from './json-scan.js';
@@ -49,6 +51,13 @@ export interface DesiredFileSet {
   readonly members: readonly string[];
   /** Lists: member sets (each declared as a hash set in the same file). */
   readonly memberSets: readonly SetMetadata[];
+  /**
+   * Hash sets: the one address family of the set, when the file names it; otherwise
+   * IPv4 and IPv6 members go to the set's `inet` and `inet6` kernel sets.
+   */
+  readonly family?: AddressFamily;
+  /** Hash sets: `maxelem` and `hashsize` of the set's kernel set(s), when the file names them. */
+  readonly capacity?: SetCapacity;
 }
 
 /** A validated desired-state file. */
@@ -93,6 +102,9 @@ const setSchema = z
     type: z.string(),
     name: z.string(),
     members: z.array(z.unknown()).default([]),
+    family: z.string().optional(),
+    maxelem: z.unknown().optional(),
+    hashsize: z.unknown().optional(),
   })
   .strict();
 
@@ -127,7 +139,7 @@ function describeValue(value: unknown): string {
 
 const EXPECTED_KEYS: Record<string, string> = {
   '(root)': 'owner, scheme, sets',
-  set: 'type, name, members',
+  set: 'type, name, members, family, maxelem, hashsize',
   ref: 'type, name',
 };
 
@@ -288,6 +300,30 @@ export function validateDesiredDocument(
     const kind = setTypeInfo(type).kind;
     const members: string[] = [];
     const memberSets: SetMetadata[] = [];
+    let family: AddressFamily | undefined;
+    let capacity: SetCapacity | undefined;
+    if (kind !== 'set') {
+      for (const key of ['family', 'maxelem', 'hashsize'] as const) {
+        if (set[key] !== undefined) c.add(['sets', i, key], `a list (${type}) has no ${key}; expected it only on hash sets`);
+      }
+    } else {
+      if (set.family !== undefined) {
+        if (set.family === 'inet' || set.family === 'inet6') family = set.family;
+        else c.add(['sets', i, 'family'], `unknown family ${quote(set.family)}; expected inet or inet6 (or no family: IPv4 and IPv6 members then go to one kernel set each)`);
+      }
+      if (set.maxelem !== undefined || set.hashsize !== undefined) {
+        try {
+          capacity = validateCapacity(
+            { ...(set.maxelem === undefined ? {} : { maxelem: set.maxelem }), ...(set.hashsize === undefined ? {} : { hashsize: set.hashsize }) },
+            setTypeInfo(type).createSpec,
+            `sets[${i}]`,
+            'INVALID_INPUT',
+          );
+        } catch (error) {
+          c.add(['sets', i, set.maxelem !== undefined && /maxelem/.test(messageOf(error)) ? 'maxelem' : 'hashsize'], messageOf(error));
+        }
+      }
+    }
     if (kind === 'set') {
       const seen = new Map<string, number>();
       set.members.forEach((member, j) => {
@@ -306,8 +342,8 @@ export function validateDesiredDocument(
         }
         let canonical: string;
         try {
-          // An IPv6 member goes to the set's family inet6 sibling (the manager routes it there).
-          canonical = canonicalMemberForType(type, member, memberFamily(member));
+          // Without a family, an IPv6 member goes to the set's inet6 sibling (the manager routes it there).
+          canonical = canonicalMemberForType(type, member, family ?? memberFamily(member));
         } catch (error) {
           c.add(path, messageOf(error));
           return;
@@ -363,7 +399,7 @@ export function validateDesiredDocument(
         memberSets.push(meta);
       });
     }
-    sets.push({ type, name: set.name, members, memberSets });
+    sets.push({ type, name: set.name, members, memberSets, ...(family === undefined ? {} : { family }), ...(capacity === undefined ? {} : { capacity }) });
   });
 
   if (ownerOk && c.total === 0) {
@@ -765,7 +801,7 @@ const FILE_POD_KEY = 'ipsets-file';
 export function buildManager(file: DesiredFile): IPSetManager {
   const manager = new IPSetManager({ mode: 'all', owner: file.owner, scheme: file.scheme });
   file.sets.forEach((set, i) => {
-    const meta: SetMetadata = { type: set.type, name: set.name };
+    const meta: SetMetadata = { type: set.type, name: set.name, ...(set.family === undefined ? {} : { family: set.family }) };
     try {
       manager.createIPSets([meta]);
       for (const member of set.members) manager.addToSets([meta], member, FILE_POD_KEY);
@@ -778,7 +814,26 @@ export function buildManager(file: DesiredFile): IPSetManager {
   return manager;
 }
 
-/** The desired state of a file (through {@link buildManager}). */
+/**
+ * The desired state of a file (through {@link buildManager}), with each set's
+ * `maxelem`/`hashsize` from the file on its kernel set(s) — both families' of a set
+ * without a family.
+ */
 export function desiredStateOf(file: DesiredFile): DesiredState {
-  return buildManager(file).desiredState();
+  const desired = buildManager(file).desiredState();
+  const capacities = new Map<string, SetCapacity>();
+  for (const set of file.sets) {
+    if (set.capacity === undefined) continue;
+    const label = prefixedName({ type: set.type, name: set.name });
+    capacities.set(label, set.capacity);
+    capacities.set(label + INET6_NAME_SUFFIX, set.capacity);
+  }
+  if (capacities.size === 0) return desired;
+  return {
+    ...desired,
+    sets: desired.sets.map((s) => {
+      const capacity = s.label === undefined ? undefined : capacities.get(s.label);
+      return capacity === undefined ? s : { ...s, ...capacity };
+    }),
+  };
 }

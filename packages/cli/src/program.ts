@@ -143,6 +143,11 @@ The desired-state FILE (JSON or YAML) lists sets by NPM type and unprefixed name
     - type: keyLabelOfNamespace
       name: team
       members: [{ type: namespace, name: shop }]
+    - { type: keyLabelOfPod, name: app, members: [10.244.1.10, "fd00::a"], maxelem: 131072 }
+    - { type: namespace, name: v6, family: inet6, members: ["fd00::b"] }
+
+Hash sets may hold IPv4 and IPv6 members (one kernel set per family), or name one
+family (inet, inet6); maxelem and hashsize set the kernel set's capacity.
 
 Types: namespace, keyLabelOfNamespace, keyValueLabelOfNamespace, keyLabelOfPod,
 keyValueLabelOfPod, namedPorts, nestedLabelOfPod, cidrBlocks, emptyHashSet.
