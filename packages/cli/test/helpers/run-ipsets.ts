@@ -57,7 +57,8 @@ export function spawnIpsets(args: readonly string[], options: RunOptions): Resul
     reject: false,
     env: { NO_COLOR: '1', ...options.env },
     stdin: 'ignore',
-    timeout: 60_000,
+    // Below the slowest kernel tests' own timeout (180 s): a busy machine starts Node slowly.
+    timeout: 170_000,
   });
 }
 

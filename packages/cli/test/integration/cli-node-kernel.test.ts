@@ -68,7 +68,7 @@ exec ${REAL_IPSET} "$@"
     await cleanup?.();
   });
 
-  it('5 concurrent applies with different files: one restore at a time, exit codes true, the final kernel exactly one file, foreign sets untouched', async () => {
+  it('5 concurrent applies with different files: one restore at a time, exit codes true, the final kernel exactly one file, foreign sets untouched', { timeout: 180_000 }, async () => {
     const ns = await createTestNamespace('h4-lock');
     try {
       await ns.run(['ipset', 'create', 'foreign-h4', 'hash:ip']);
@@ -119,8 +119,11 @@ exec ${REAL_IPSET} "$@"
     const ns = await createTestNamespace('h4-held');
     try {
       const slow = join(dir, 'slow-ipset');
-      // The holder's restore takes 8 s, then runs for real.
-      await writeFile(slow, `#!/bin/sh\ncase "$*" in\n  *restore*) sleep 8;;\nesac\nexec ${REAL_IPSET} "$@"\n`, { mode: 0o755 });
+      // The holder's restore waits until the test releases it, then runs for real (a fixed
+      // sleep raced with a slow start of the second writer on a busy machine).
+      const release = join(dir, 'release-holder');
+      await rm(release, { force: true });
+      await writeFile(slow, `#!/bin/sh\ncase "$*" in\n  *restore*) while [ ! -e ${release} ]; do sleep 0.1; done;;\nesac\nexec ${REAL_IPSET} "$@"\n`, { mode: 0o755 });
       await writeFile(join(dir, 'held.yaml'), desiredYaml([{ name: 'held', members: members(40, 5) }]));
       await writeFile(restoreLog, '');
       const holder = spawnIpsets(['apply', 'held.yaml', '--netns', ns.name, '--ipset', slow], { cwd: dir });
@@ -147,6 +150,7 @@ exec ${REAL_IPSET} "$@"
       const readerMs = Date.now() - readerStarted;
       // The reader ended while the writer still held the lock.
       expect(holderDone).toBe(false);
+      await writeFile(release, '');
       expect((await holder).exitCode).toBe(0);
       console.info(`[h4] lock held by pid ${holder.pid}: a second apply exited 4 naming it; reset --json exited 4; diff ran in ${readerMs} ms while the lock was held (writers: ${readerStarted - started} ms)`);
       console.info(`[h4] the message: ${second.stderr.trim().split('\n').at(-1)}`);
@@ -164,7 +168,7 @@ exec ${REAL_IPSET} "$@"
       // Applies the first 2,500 lines for real, then hangs with the rest of stdin unread.
       await writeFile(
         hung,
-        `#!/bin/sh\ncase "$*" in\n  *restore*) head -n 2500 | ${REAL_IPSET} "$@"; exec sleep 1000;;\nesac\nexec ${REAL_IPSET} "$@"\n`,
+        `#!/bin/sh\ncase "$*" in\n  *restore*) date +%s%3N > ${join(dir, 'hang-started')}; head -n 2500 | ${REAL_IPSET} "$@"; exec sleep 1000;;\nesac\nexec ${REAL_IPSET} "$@"\n`,
         { mode: 0o755 },
       );
       const sets = [{ name: 'big', members: members(7, 6000) }, { name: 'small', members: members(8, 10) }];
@@ -172,8 +176,11 @@ exec ${REAL_IPSET} "$@"
       const started = Date.now();
       const run = await ipsets(['apply', 'hang.yaml', '--netns', ns.name, '--ipset', hung, '--timeout', '3s'], { cwd: dir });
       const took = Date.now() - started;
+      // From the start of the hung restore to the exit: the timeout plus a few seconds
+      // (Node's start and the file's load before it are not the timeout's business).
+      const hungFor = Date.now() - Number((await readFile(join(dir, 'hang-started'), 'utf8')).trim());
       expect(run.exitCode, run.stdout + run.stderr).toBe(1);
-      expect(took).toBeLessThan(3000 + 8000);
+      expect(hungFor).toBeLessThan(3000 + 5000);
       expect(run.stdout).toContain('ran longer than --timeout 3000 ms');
       // The report names the sets that did not (fully) reach the kernel.
       expect(run.stdout).toContain(kernelName('ns-big'));
