@@ -24,6 +24,9 @@ export function sharedTestConfig(packageUrl: string): UserWorkspaceConfig {
       include: ['test/**/*.test.ts'],
       testTimeout: 60_000,
       hookTimeout: 60_000,
+      // One fast-check seed per package run, printed once, replayable with FC_SEED.
+      globalSetup: [`${root}vitest.fc-global.ts`],
+      setupFiles: [`${root}vitest.fc-setup.ts`],
     },
   };
 }

@@ -17,10 +17,8 @@ import { runRestoreSession } from '../../src/session.js';
 import type { CommandResult, CreateSpec, DesiredSet, DesiredState, IpsetPort, SavedSet, SetHeader } from '../../src/types.js';
 import { MSG, lineError, ok } from '../helpers/scripted-port.js';
 
-const seed = Number(process.env.FC_SEED) || undefined;
 const numRuns = Number(process.env.FC_NUM_RUNS) || 300;
-console.log(`plan-reconcile.property: FC_SEED=${seed ?? '(random)'}`);
-const params = { seed, numRuns };
+const params = { numRuns };
 
 const OWNER = 'azure-npm-';
 const OWNED = ['azure-npm-o1', 'azure-npm-o2', 'azure-npm-o3', 'azure-npm-o4', 'azure-npm-o5', 'azure-npm-o6'];

@@ -11,10 +11,8 @@ import { runRestoreSession } from '../../src/session.js';
 import type { ErrorHandler, IpsetPort, PlanLine, RestorePlan } from '../../src/types.js';
 import { MSG, killed, lineError, ok, fail } from '../helpers/scripted-port.js';
 
-const seed = Number(process.env.FC_SEED) || undefined;
 const numRuns = Number(process.env.FC_NUM_RUNS) || 500;
-console.log(`session.property: FC_SEED=${seed ?? '(random)'}`);
-const params = { seed, numRuns };
+const params = { numRuns };
 
 // ---------------------------------------------------------------------------
 // A kernel model at the level of restore text.
