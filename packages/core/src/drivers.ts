@@ -4,7 +4,7 @@
  * pure planners and the pure session, so a simulator can run
  * apply → report → commit against any port without Node.
  */
-import { IpsetsError, quote } from './errors.js';
+import { IpsetsError, isIpsetsError, quote } from './errors.js';
 import { DEFAULT_OWNER, isOwnedSetName, validateOwnerPrefix } from './naming.js';
 import type { IPSetManager } from './manager.js';
 import { planApply, planApplyWithSave } from './plan-apply.js';
@@ -132,7 +132,7 @@ export async function applyIPSets(manager: IPSetManager, port: IpsetPort, option
     try {
       kernelSets = new Set(parseListNames(await read('list -n', (o) => port.listNames(o), options)));
     } catch (error) {
-      if (!(error instanceof IpsetsError) || error.code !== 'KERNEL_READ_FAILED') throw error;
+      if (!isIpsetsError(error, 'KERNEL_READ_FAILED')) throw error;
       readProblem = `could not check which sets to update still exist (${error.message}); a set destroyed outside this library gets only its newest members`;
     }
   }
@@ -250,7 +250,7 @@ async function resetKernel(port: IpsetPort, owner: string, options: DriverOption
       const refs = await referencedSets(port, options);
       for (const n of found) if (refs.get(n) === 0) toFlush.push(n);
     } catch (error) {
-      if (!(error instanceof IpsetsError) || error.code !== 'KERNEL_READ_FAILED') throw error;
+      if (!isIpsetsError(error, 'KERNEL_READ_FAILED')) throw error;
       problems.push(`reading references failed, so nothing was flushed (the kernel refuses to destroy referenced sets): ${error.message}`);
     }
   }
@@ -279,7 +279,7 @@ async function resetKernel(port: IpsetPort, owner: string, options: DriverOption
       const refs = await referencedSets(port, options);
       for (const n of candidates) if ((refs.get(n) ?? 0) > 0) leaked.push(n);
     } catch (error) {
-      if (!(error instanceof IpsetsError) || error.code !== 'KERNEL_READ_FAILED') throw error;
+      if (!isIpsetsError(error, 'KERNEL_READ_FAILED')) throw error;
       // Without headers, the destroy handlers still catch references (in-use), one line per attempt.
       problems.push(`reading references failed, destroying without them: ${error.message}`);
     }
