@@ -1,0 +1,82 @@
+/**
+ * The public surface of @ipsets/cli, pinned: every entry point's runtime export names,
+ * sorted. An export added or removed by accident fails here; a deliberate one updates
+ * the list (`npx vitest run test/unit/exports.test.ts -u`) and docs/architecture.md's table.
+ */
+import { describe, expect, it } from 'vitest';
+import * as entry0 from '../../src/index.js';
+
+describe('@ipsets/cli public exports', () => {
+  it('@ipsets/cli exports exactly these names', () => {
+    expect(Object.keys(entry0).sort()).toMatchInlineSnapshot(`
+      [
+        "AgentProbes",
+        "ApplyScheduler",
+        "DEFAULT_FILE_OWNER",
+        "DEFAULT_GRACE_MS",
+        "DEFAULT_MAX_FAILURES",
+        "DEFAULT_METRICS_BIND_ADDRESS",
+        "DEFAULT_READ_TIMEOUT_MS",
+        "DEFAULT_RESTORE_TIMEOUT_MS",
+        "DEFAULT_STATE_FILE",
+        "DesiredSource",
+        "EXIT",
+        "LOG_LEVELS",
+        "MAX_SET_NAME_LENGTH",
+        "STOP_SIGNALS",
+        "buildManager",
+        "cliVersion",
+        "closeServer",
+        "colorEnabled",
+        "compareWithDesired",
+        "createFileAgentMetrics",
+        "createLogger",
+        "createProgram",
+        "createStyle",
+        "defaultLogFormat",
+        "desiredFileError",
+        "desiredStateOf",
+        "diffFromPlan",
+        "filterOwnedSave",
+        "formatApplyReport",
+        "formatBytes",
+        "formatCount",
+        "formatDiff",
+        "formatDuration",
+        "formatPath",
+        "formatPlanCounts",
+        "formatProblem",
+        "formatResetReport",
+        "headLines",
+        "headRestore",
+        "isLoopbackHost",
+        "labelsOf",
+        "listenForStop",
+        "loadDesiredFile",
+        "loadFakeKernel",
+        "lockPathFor",
+        "openKernel",
+        "parseDesiredText",
+        "parseDuration",
+        "parseDurationText",
+        "parseListenAddress",
+        "parseLogFormat",
+        "parseLogLevel",
+        "planToJson",
+        "processIo",
+        "reportError",
+        "reportToJson",
+        "runCli",
+        "runDemo",
+        "saveFakeKernel",
+        "serializeError",
+        "serveAgentHttp",
+        "stoppablePort",
+        "textLine",
+        "validateDesiredDocument",
+        "withProgress",
+        "withWriterLock",
+      ]
+    `);
+  });
+});
