@@ -107,22 +107,22 @@ function emptyReport(plan: RestorePlan): ApplyReport {
 }
 
 /**
- * Applies the manager's dirty delta (the seed's default path, `ApplyIPSets`): plans
+ * Applies the manager's dirty delta (the reference's default path, `ApplyIPSets`): plans
  * it ({@link planApply}), runs the restore session, commits the report to the
  * manager — only what reached the kernel leaves the dirty cache — and counts the
  * result toward the consecutive-failure limit. With nothing dirty no command runs and
- * the count is untouched (as in the seed).
+ * the count is untouched (as in the reference).
  *
- * Beyond the seed: when a dirty set is to be updated (not created or destroyed), the
+ * Beyond the reference: when a dirty set is to be updated (not created or destroyed), the
  * driver first reads `ipset list -n` (names only, cheap) so that a set destroyed
  * outside the library is recreated with all its members instead of only the newest
- * ones, which the seed then reported as converged. If `list -n` fails, the apply goes
+ * ones, which the reference then reported as converged. If `list -n` fails, the apply goes
  * on without the check and says so in a note.
  *
  * Resolves with the report also when the apply did not converge (`report.converged`).
  *
  * @throws IpsetsError `MAX_CONSECUTIVE_FAILURES` when this failure reaches the
- *   manager's limit (the seed panics here); the manager has committed the report first.
+ *   manager's limit (the reference panics here); the manager has committed the report first.
  */
 export async function applyIPSets(manager: IPSetManager, port: IpsetPort, options: DriverOptions = {}): Promise<ApplyReport> {
   if (!manager.hasDirtyChanges) return emptyReport({ lines: [] });
@@ -145,11 +145,11 @@ export async function applyIPSets(manager: IPSetManager, port: IpsetPort, option
 }
 
 /**
- * Applies the manager's dirty sets against what the kernel holds (the seed's
+ * Applies the manager's dirty sets against what the kernel holds (the reference's
  * save-file variant, `applyIPSetsWithSaveFile`): `ipset save`, parse, plan with
  * {@link planApplyWithSave} (dirty sets that exist are diffed against their kernel
  * members; saved members that are not canonical are never echoed), run the session,
- * commit the report. As in the seed this path does not count toward the
+ * commit the report. As in the reference this path does not count toward the
  * consecutive-failure limit. With nothing dirty, nothing runs; as in the reference,
  * the save (seconds on a big node) is read only when a set is to be created or
  * updated — with only destroys pending the plan needs no kernel members.
@@ -171,7 +171,7 @@ export async function applyIPSetsWithSave(
 }
 
 /**
- * Makes the owned part of the kernel equal to `desired` (beyond the seed): reads
+ * Makes the owned part of the kernel equal to `desired` (beyond the reference): reads
  * `ipset save` and `ipset list -t`, plans with {@link planReconcile} (drift repaired,
  * undesired owned sets destroyed unless referenced, type conflicts recreated or
  * reported, foreign sets untouched), and runs the session. Planner notes are in
@@ -193,7 +193,7 @@ export async function reconcileIPSets(
 }
 
 /**
- * Removes every owned set from the kernel (DESIGN §3.7, the seed's `resetIPSets`
+ * Removes every owned set from the kernel (the reference's `resetIPSets`
  * without its fast path), agreeing with reconcile on referenced sets:
  *
  * 1. `ipset list -n`; keep the owned names ({@link isOwnedSetName}).
@@ -209,16 +209,16 @@ export async function reconcileIPSets(
  * When the first `list -t` fails nothing is flushed; the destroys still run, and the
  * kernel refuses those of referenced sets (reported leaked, left intact).
  *
- * Never `ipset flush && ipset destroy` of everything (the seed's fast path empties and
+ * Never `ipset flush && ipset destroy` of everything (the reference's fast path empties and
  * destroys every set on the host, including ones created a moment later by someone
- * else), and ownership is {@link isOwnedSetName}, not the seed's substring `grep`
- * (§g.2.12): the bare prefix and names with other characters after it are foreign.
+ * else), and ownership is {@link isOwnedSetName}, not the reference's substring `grep`
+ * (docs/reference-behaviour.md §g.2.12): the bare prefix and names with other characters after it are foreign.
  *
  * With `options.manager`, the manager is reset ({@link IPSetManager.reset}) whatever
  * the kernel outcome, also when a kernel read throws (the reference's rule).
  *
  * @throws IpsetsError `KERNEL_READ_FAILED` when `list -n` fails (nothing is touched —
- *   the seed read a failure as "no sets"); `INVALID_ARGUMENT` for an owner prefix
+ *   the reference read a failure as "no sets"); `INVALID_ARGUMENT` for an owner prefix
  *   {@link validateOwnerPrefix} refuses (then nothing is reset, the manager neither).
  */
 export async function resetIPSets(port: IpsetPort, options: ResetOptions = {}): Promise<ResetReport> {

@@ -21,7 +21,7 @@ export type IpsetsErrorCode =
   | 'RESTORE_FAILED'
   /** `ipset save` / `list` could not be run or its output could not be used. */
   | 'KERNEL_READ_FAILED'
-  /** The consecutive apply failure limit was reached (the seed panics here). */
+  /** The consecutive apply failure limit was reached (the reference panics here). */
   | 'MAX_CONSECUTIVE_FAILURES'
   /** The `ipset` binary is missing, not executable, or we are not allowed to run it. */
   | 'IPSET_UNAVAILABLE'

@@ -1,5 +1,5 @@
 /**
- * The NPM set model (spec/azure-npm.md §a.1): set types, their kinds, name prefixes
+ * The NPM set model (docs/reference-behaviour.md §a.1): set types, their kinds, name prefixes
  * and kernel create specs.
  */
 import { IpsetsError, quote } from './errors.js';
@@ -12,11 +12,11 @@ export interface SetTypeInfo {
   readonly kind: SetKind;
   /** Prefix of the prefixed name (`ns-`, `podlabel-`, `namedport:` …). */
   readonly prefix: string;
-  /** Tail of the seed's create line after `-N name --exist`. */
+  /** Tail of the reference's create line after `-N name --exist`. */
   readonly createSpec: CreateSpec;
   /** The kernel type `ipset save` prints for sets made with `createSpec`. */
   readonly kernelType: KernelSetType;
-  /** May carry a selector reference (`canSetBeSelectorIPSet` of the seed). */
+  /** May carry a selector reference (`canSetBeSelectorIPSet` of the reference). */
   readonly selectorCapable: boolean;
 }
 
@@ -68,7 +68,7 @@ const INFO: Readonly<Record<SetType, SetTypeInfo>> = Object.freeze({
   emptyHashSet: info('emptyHashSet', 'set', 'empty-', 'nethash', false),
 });
 
-/** Every set type, in the seed's enum order. */
+/** Every set type, in the reference's enum order. */
 export const SET_TYPES: readonly SetType[] = Object.freeze(Object.keys(INFO) as SetType[]);
 
 /** Unprefixed name of the shared empty set (`empty-emptyhashset`). */

@@ -7,7 +7,7 @@ import type { IpsetsErrorCode } from './errors.js';
 // ---------------------------------------------------------------------------
 // Set model
 
-/** NPM set types (spec/azure-npm.md §a.1), camelCase. */
+/** NPM set types (docs/reference-behaviour.md §a.1), camelCase. */
 export type SetType =
   | 'namespace'
   | 'keyLabelOfNamespace'
@@ -28,17 +28,17 @@ export interface SetMetadata {
   readonly type: SetType;
 }
 
-/** How a prefixed name becomes a kernel name (DESIGN §3.1). */
+/** How a prefixed name becomes a kernel name. */
 export type NamingScheme = 'sha256-base36' | 'fnv32';
 
-/** The tail of a create line, exactly as the seed writes it after `-N name --exist`. */
+/** The tail of a create line, exactly as the reference writes it after `-N name --exist`. */
 export type CreateSpec = 'nethash' | 'hash:ip,port' | 'setlist' | 'nethash maxelem 4294967295';
 
 /** Kernel type names as `ipset save` prints them for the specs above. */
 export type KernelSetType = 'hash:net' | 'hash:ip,port' | 'list:set';
 
 // ---------------------------------------------------------------------------
-// The port: the only door to a kernel (DESIGN §2)
+// The port: the only door to a kernel
 
 /** What one `ipset` invocation produced. */
 export interface CommandResult {
@@ -149,12 +149,12 @@ export interface DesiredState {
 }
 
 // ---------------------------------------------------------------------------
-// Plans (DESIGN §3.4)
+// Plans
 
 /** The restore commands a plan uses. */
 export type PlanOp = 'create' | 'add' | 'del' | 'flush' | 'destroy';
 
-/** Error kinds of `ipset` messages (DESIGN §3.5). */
+/** Error kinds of `ipset` messages. */
 export type IpsetErrorKind =
   | 'set-missing'
   | 'set-exists'
@@ -234,7 +234,7 @@ export interface RestorePlan {
 }
 
 // ---------------------------------------------------------------------------
-// Errors and reports (DESIGN §3.5–§3.6)
+// Errors and reports
 
 /** `classifyIpsetError` result. */
 export interface ClassifiedError {

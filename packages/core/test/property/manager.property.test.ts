@@ -230,7 +230,7 @@ class Kernel {
  * Runs a plan against the kernel like a restore session would, with faults:
  * `failAfter[k]` (for the k-th set of the plan, in order of first appearance) makes that
  * set fail after that many of its lines; `fatalAt` ends the session at that line.
- * Lines the kernel refuses are skipped as the seed's handlers would (a failed flush
+ * Lines the kernel refuses are skipped as the reference's handlers would (a failed flush
  * skips its section) and their set is reported as failed.
  */
 function run(kernel: Kernel, plan: RestorePlan, failAfter: readonly number[], fatalAt: number | undefined): ApplyReport {

@@ -139,7 +139,7 @@ function restore(k: Kernel, text: string): CommandResult {
 }
 
 function save(k: Kernel): SavedSet[] {
-  // Save order: non-list sets first, then lists (spec §5.3); insertion order otherwise.
+  // Save order: non-list sets first, then lists (docs/ipset-semantics.md §5.3); insertion order otherwise.
   const all = [...k.sets.entries()];
   const ordered = [...all.filter(([, s]) => s.type !== 'list:set'), ...all.filter(([, s]) => s.type === 'list:set')];
   return ordered.map(([name, s]) => ({ name, type: s.type, options: s.options, members: [...s.members.values()] }));

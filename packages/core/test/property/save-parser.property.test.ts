@@ -36,7 +36,7 @@ const savedSets = fc
   )
   .map((sets) => sets as SavedSet[]);
 
-/** Writes sets the way `ipset save` does (§5.1). */
+/** Writes sets the way `ipset save` does (docs/ipset-semantics.md §5.1). */
 function formatSave(sets: readonly SavedSet[], eol: string, finalNewline: boolean): string {
   const lines: string[] = [];
   for (const set of sets) {

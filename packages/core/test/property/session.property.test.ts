@@ -36,7 +36,7 @@ function parseLine(text: string): TextLine {
 /**
  * ipset 7.17 under `-exist`: create of an existing set, add of a present member, del
  * of an absent one and destroy of a missing set are no-ops. An add/del on a missing
- * set is an error (userspace, §3.1): `applyLine` reports it and changes nothing.
+ * set is an error (userspace, docs/ipset-semantics.md §3.1): `applyLine` reports it and changes nothing.
  */
 function applyLine(state: State, line: TextLine): boolean {
   const members = state.get(line.set);

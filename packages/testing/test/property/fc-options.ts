@@ -1,6 +1,6 @@
 /**
  * fast-check options shared by this package's property tests: `FC_NUM_RUNS` raises (or
- * lowers) the number of runs. The seed is not set here: the shared vitest setup
+ * lowers) the number of runs. fast-check's seed is not set here: the shared vitest setup
  * (`vitest.fc-global.ts` at the repository root) picks, prints and applies it.
  */
 import type { Parameters } from 'fast-check';
