@@ -17,6 +17,7 @@ export function sharedTestConfig(packageUrl: string): UserWorkspaceConfig {
         { find: /^@ipsets\/testing\/fake$/, replacement: `${root}packages/testing/src/fake.ts` },
         { find: /^@ipsets\/testing\/vitest$/, replacement: `${root}packages/testing/src/vitest.ts` },
         { find: /^@ipsets\/exec-linux$/, replacement: `${root}packages/exec-linux/src/index.ts` },
+        { find: /^@ipsets\/exec-linux\/testing$/, replacement: `${root}packages/exec-linux/src/testing.ts` },
       ],
     },
     test: {
@@ -24,6 +25,9 @@ export function sharedTestConfig(packageUrl: string): UserWorkspaceConfig {
       include: ['test/**/*.test.ts'],
       testTimeout: 60_000,
       hookTimeout: 60_000,
+      // One fast-check seed per package run, printed once, replayable with FC_SEED.
+      globalSetup: [`${root}vitest.fc-global.ts`],
+      setupFiles: [`${root}vitest.fc-setup.ts`],
     },
   };
 }

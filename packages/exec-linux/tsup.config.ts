@@ -5,7 +5,7 @@ const skipDts = process.env.IPSETS_SKIP_DTS === '1';
 
 // ESM (`import`) and CommonJS (`require`, with .d.cts types for TypeScript CommonJS consumers).
 export default defineConfig({
-  entry: ['src/index.ts'],
+  entry: ['src/index.ts', 'src/testing.ts'],
   format: ['esm', 'cjs'],
   dts: !skipDts,
   sourcemap: true,

@@ -5,7 +5,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { kernelTestSupport } from '@ipsets/exec-linux';
+import { kernelTestSupport } from '@ipsets/exec-linux/testing';
 
 /** Whether the real kernel can be measured, and why not. */
 export interface RealKernel {

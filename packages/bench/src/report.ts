@@ -1,5 +1,5 @@
 /**
- * BENCHMARKS.md: the machine, the results table against the bars of DESIGN §6, the
+ * BENCHMARKS.md: the machine, the results table against the bars of the
  * chart link and the raw samples. A hand-written notes block (between the
  * {@link NOTES_START} and {@link NOTES_END} markers) survives every rewrite.
  */
@@ -62,7 +62,7 @@ const MET: Record<Verdict, string> = { yes: '✅ met', no: '❌ not met', 'n/a':
 
 /** The results table as GitHub markdown. */
 export function renderTable(rows: readonly ResultRow[]): string {
-  const head = '| workload | ours | reference | ratio | CPU-time ratio | bar (DESIGN §6) | met |\n|---|---:|---:|---:|---:|---|---|';
+  const head = '| workload | ours | reference | ratio | CPU-time ratio | bar | met |\n|---|---:|---:|---:|---:|---|---|';
   const body = rows.map(
     (r) => `| ${cell(r.workload)} | ${cell(r.ours)} | ${cell(r.reference)} | ${cell(r.ratio)} | ${cell(r.cpuRatio)} | ${cell(r.bar)} | ${MET[r.met]} |`,
   );

@@ -1,5 +1,5 @@
 /**
- * The benchmark suite of DESIGN §6 (issue #7): every workload, the library side by
+ * The benchmark suite (issue #7): every workload, the library side by
  * side with the real `ipset` in network namespaces this process creates and deletes.
  * Writes BENCHMARKS.md and docs/bench-chart.svg at the repository root.
  *
@@ -485,7 +485,7 @@ const chart = renderChart({
 
 const method = [
   `Workloads run in one process (\`node --expose-gc --import tsx packages/bench/src/run.ts\`), ${REPS} repetitions each; in every repetition the sides run one after the other in an order that rotates (A B C, B C A, …); the tables show medians, all samples are listed below.`,
-  'States: hash:net sets (`keyValueLabelOfPod`, the seed\'s `-N name --exist nethash`) of 1,000 members; pods are a tenth of the members, so a pod is in ~10 sets; IPs and pod keys are fresh strings (parsed from JSON) as an agent would hold them.',
+  'States: hash:net sets (`keyValueLabelOfPod`, the reference implementation\'s `-N name --exist nethash`) of 1,000 members; pods are a tenth of the members, so a pod is in ~10 sets; IPs and pod keys are fresh strings (parsed from JSON) as an agent would hold them.',
   'Real kernel: bare `ip netns exec NS ipset …` child processes with the text written to stdin, each restore in a fresh network namespace created and deleted by the benchmark (never the default namespace). Times include `ip netns exec` (a few ms). For W1, W2 and W5 a `bash -c \'ipset …; times\'` in between reports ipset\'s CPU time (a few ms more wall time); W4\'s bare restore runs without it.',
   'CPU-time ratio: ours is `process.cpuUsage()` of this process (every thread, GC included), the reference is the ipset child\'s user + system time. A 2-core machine shared with other work slows the sides unequally (ipset waits on the scheduler at every netlink round trip), so a bar counts as met only when the wall-time ratio meets it and the CPU-time ratio, where there is one, does too.',
   'W1: `renderRestore(planApply(manager))` on a manager whose 1,000,000 members are all dirty (nothing applied), after one untimed warm-up; the real side restores the same text.',

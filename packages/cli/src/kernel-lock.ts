@@ -6,7 +6,7 @@
  * fails with `LOCK_HELD` (exit 4) naming the holder's pid.
  */
 import { resolve } from 'node:path';
-import { IpsetsError } from '@ipsets/core';
+import { isIpsetsError } from '@ipsets/core';
 import type { AbortSignalLike } from '@ipsets/core';
 import type { KernelLock } from '@ipsets/exec-linux';
 import { DEFAULT_STATE_FILE } from './kernel.js';
@@ -50,7 +50,7 @@ export async function withWriterLock<T>(path: string, options: WriterLockOptions
   try {
     lock = await acquireKernelLock({ path, waitMs: 0, ...signal });
   } catch (error) {
-    if (!(error instanceof IpsetsError) || (error.code as string) !== 'LOCK_HELD' || waitMs === 0) throw error;
+    if (!isIpsetsError(error, 'LOCK_HELD') || waitMs === 0) throw error;
     const holder = error.details['holder'] as { pid?: number; command?: string } | undefined;
     log.info({ lockFile: path, waitMs, holderPid: holder?.pid, holderCommand: holder?.command }, 'waiting for another writer of this kernel');
     lock = await acquireKernelLock({ path, waitMs, ...signal });

@@ -5,7 +5,7 @@
  */
 import { pino } from 'pino';
 import type { Logger } from 'pino';
-import { IpsetsError, quote } from '@ipsets/core';
+import { IpsetsError, isIpsetsError, quote } from '@ipsets/core';
 import type { OutStream } from './cli-io.js';
 
 /** `json`: one JSON object per line; `text`: one readable line per event. */
@@ -76,7 +76,7 @@ export function createLogger(options: LoggerOptions): CliLogger {
 
 /** Errors as data: code and message (the message already quotes the bad value); no stack for IpsetsErrors. */
 export function serializeError(error: unknown): Record<string, unknown> {
-  if (error instanceof IpsetsError) return { code: error.code, message: error.message };
+  if (isIpsetsError(error)) return { code: error.code, message: error.message };
   if (error instanceof Error) return { type: error.name, message: error.message, ...(error.stack === undefined ? {} : { stack: error.stack }) };
   return { message: String(error) };
 }

@@ -17,7 +17,7 @@
  *
  * As root with `ipset` installed, the same text is also fed to the real
  * `ipset -exist restore` inside a throwaway network namespace (3 runs) for the
- * DESIGN §6 comparison; IPSETS_BENCH_KERNEL=0 skips that.
+ * comparison with the bar in BENCHMARKS.md; IPSETS_BENCH_KERNEL=0 skips that.
  */
 import { spawnSync } from 'node:child_process';
 import { loadavg } from 'node:os';

@@ -1,7 +1,7 @@
 /**
  * Parsing a 1,000,000-member `ipset save` (100 hash:net sets × 10,000 members,
  * a tenth of them CIDRs, some nomatch). Compare with the time `ipset save` takes
- * for the same state (spec/ipset-semantics.md §8: ~0.08-0.11 s per 100k members).
+ * for the same state (docs/ipset-semantics.md §8: ~0.08-0.11 s per 100k members).
  *
  *   node --expose-gc --import tsx bench/save-parser.ts
  */

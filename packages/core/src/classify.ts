@@ -1,5 +1,5 @@
 /**
- * Classification of `ipset` error output (spec/ipset-semantics.md §3, DESIGN §3.5):
+ * Classification of `ipset` error output (docs/ipset-semantics.md §3):
  * what went wrong (`kind`), who caught it (`side`), on which line, and whether
  * running the same input again can succeed (`transient`).
  */
@@ -33,7 +33,7 @@ interface Rule {
 const SET_MISSING = 'The set with the given name does not exist';
 
 /**
- * Messages of spec/ipset-semantics.md §3, most specific first. Kernel-rejected values
+ * Messages of docs/ipset-semantics.md §3, most specific first. Kernel-rejected values
  * with no kind of their own (null element, /0, whole-range, protocol 0, timeout or
  * comment without support, list:set in list:set, bad before/after) are `unknown`
  * on the kernel side: they are deterministic, and only the side decides recovery.
@@ -120,7 +120,7 @@ function signalOf(options: ClassifyOptions, stderr: string): string | undefined 
 /**
  * Classifies the stderr of a failed `ipset` run (restore, save or list).
  *
- * - `kind`: from the message, per spec/ipset-semantics.md §3; `crash` when the
+ * - `kind`: from the message, per docs/ipset-semantics.md §3; `crash` when the
  *   process was killed by a signal (`options.signal`, or exit status 128+n with no
  *   output, e.g. 139 for SIGSEGV); `parameter` for rc=2 or the
  *   ``Try `ipset help'`` line; `unknown` otherwise.
@@ -175,7 +175,7 @@ export function classifyIpsetError(stderr: string, options: ClassifyOptions = {}
     return { kind: 'parameter', side: 'userspace', message: withoutTry === '' ? message : withoutTry, transient: false };
   }
 
-  // Port / service errors (§3.4): two or three lines, no line number.
+  // Port / service errors (docs/ipset-semantics.md §3.4): two or three lines, no line number.
   if (lines.some((l) => PORT_ERROR.test(l))) {
     return { kind: 'syntax', side: 'userspace', message, transient: false };
   }

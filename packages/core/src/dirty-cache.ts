@@ -1,5 +1,5 @@
 /**
- * The dirty cache (spec/azure-npm.md §c): which sets must be created, updated or
+ * The dirty cache (docs/reference-behaviour.md §c): which sets must be created, updated or
  * destroyed in the kernel at the next apply, and each set's member diff.
  *
  * One entry per dirty set, keyed by prefixed name, in the order the sets became
@@ -7,7 +7,7 @@
  * in exactly one state:
  *
  * - `create`: not in the kernel; to be created with **all** its current members.
- *   The seed keeps an explicit `toAdd` that always equals the current members
+ *   The reference keeps an explicit `toAdd` that always equals the current members
  *   (every member change of such a set is recorded); here it is implicit, which
  *   saves a copy of every member when planning from an empty kernel.
  * - `update`: in the kernel; `toAdd` / `toDelete` are the member changes.
@@ -94,12 +94,12 @@ export interface DirtyCounts {
   destroy: number;
 }
 
-/** The dirty cache of spec §c (see the module documentation). */
+/** The dirty cache of docs/reference-behaviour.md §c (see the module documentation). */
 export class DirtyCache {
   private readonly entries = new Map<string, MutableEntry>();
   private readonly warn: ((message: string) => void) | undefined;
 
-  /** @param warn receives the seed's "should not happen" warnings (create of an updated set, delete from a destroyed set). */
+  /** @param warn receives the reference's "should not happen" warnings (create of an updated set, delete from a destroyed set). */
   constructor(warn?: (message: string) => void) {
     this.warn = warn;
   }
@@ -129,8 +129,8 @@ export class DirtyCache {
   /**
    * The set must be in the kernel. Absent → `create`; `create`/`update` → no change;
    * `destroy` → `update` with the diff between the members believed in the kernel and
-   * the current members (the seed reuses the destroy diff and ignores the current
-   * members, §g.2.5).
+   * the current members (the reference reuses the destroy diff and ignores the current
+   * members, docs/reference-behaviour.md §g.2.5).
    */
   create(name: string, kernelName: string, members: MemberSource): void {
     const e = settle(this.entries.get(name));
@@ -161,8 +161,8 @@ export class DirtyCache {
         diffAdd(e, member);
         return;
       case 'destroy':
-        // The seed moves the destroy diff to toUpdate and adds the member to it,
-        // deleting every other current member (§g.2.5); diff against the set instead.
+        // The reference moves the destroy diff to toUpdate and adds the member to it,
+        // deleting every other current member (docs/reference-behaviour.md §g.2.5); diff against the set instead.
         this.recreate(e, members);
         return;
     }
@@ -261,7 +261,7 @@ export class DirtyCache {
     });
   }
 
-  /** Empties the cache (the seed's `reset()`). */
+  /** Empties the cache (the reference's `reset()`). */
   clear(): void {
     this.entries.clear();
   }

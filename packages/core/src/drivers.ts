@@ -4,7 +4,7 @@
  * pure planners and the pure session, so a simulator can run
  * apply → report → commit against any port without Node.
  */
-import { IpsetsError, quote } from './errors.js';
+import { IpsetsError, isIpsetsError, quote } from './errors.js';
 import { DEFAULT_OWNER, isOwnedSetName, validateOwnerPrefix } from './naming.js';
 import type { IPSetManager } from './manager.js';
 import { planApply, planApplyWithSave } from './plan-apply.js';
@@ -118,22 +118,22 @@ function emptyReport(plan: RestorePlan): ApplyReport {
 }
 
 /**
- * Applies the manager's dirty delta (the seed's default path, `ApplyIPSets`): plans
+ * Applies the manager's dirty delta (the reference's default path, `ApplyIPSets`): plans
  * it ({@link planApply}), runs the restore session, commits the report to the
  * manager — only what reached the kernel leaves the dirty cache — and counts the
  * result toward the consecutive-failure limit. With nothing dirty no command runs and
- * the count is untouched (as in the seed).
+ * the count is untouched (as in the reference).
  *
- * Beyond the seed: when a dirty set is to be updated (not created or destroyed), the
+ * Beyond the reference: when a dirty set is to be updated (not created or destroyed), the
  * driver first reads `ipset list -n` (names only, cheap) so that a set destroyed
  * outside the library is recreated with all its members instead of only the newest
- * ones, which the seed then reported as converged. If `list -n` fails, the apply goes
+ * ones, which the reference then reported as converged. If `list -n` fails, the apply goes
  * on without the check and says so in a note.
  *
  * Resolves with the report also when the apply did not converge (`report.converged`).
  *
  * @throws IpsetsError `MAX_CONSECUTIVE_FAILURES` when this failure reaches the
- *   manager's limit (the seed panics here); the manager has committed the report first.
+ *   manager's limit (the reference panics here); the manager has committed the report first.
  */
 export async function applyIPSets(manager: IPSetManager, port: IpsetPort, options: ApplyOptions = {}): Promise<ApplyReport> {
   if (!manager.hasDirtyChanges) return emptyReport({ lines: [] });
@@ -143,7 +143,7 @@ export async function applyIPSets(manager: IPSetManager, port: IpsetPort, option
     try {
       kernelSets = new Set(parseListNames(await read('list -n', (o) => port.listNames(o), options)));
     } catch (error) {
-      if (!(error instanceof IpsetsError) || error.code !== 'KERNEL_READ_FAILED') throw error;
+      if (!isIpsetsError(error, 'KERNEL_READ_FAILED')) throw error;
       readProblem = `could not check which sets to update still exist (${error.message}); a set destroyed outside this library gets only its newest members`;
     }
   }
@@ -156,11 +156,11 @@ export async function applyIPSets(manager: IPSetManager, port: IpsetPort, option
 }
 
 /**
- * Applies the manager's dirty sets against what the kernel holds (the seed's
+ * Applies the manager's dirty sets against what the kernel holds (the reference's
  * save-file variant, `applyIPSetsWithSaveFile`): `ipset save`, parse, plan with
  * {@link planApplyWithSave} (dirty sets that exist are diffed against their kernel
  * members; saved members that are not canonical are never echoed), run the session,
- * commit the report. As in the seed this path does not count toward the
+ * commit the report. As in the reference this path does not count toward the
  * consecutive-failure limit. With nothing dirty, nothing runs; as in the reference,
  * the save (seconds on a big node) is read only when a set is to be created or
  * updated — with only destroys pending the plan needs no kernel members.
@@ -182,7 +182,7 @@ export async function applyIPSetsWithSave(
 }
 
 /**
- * Makes the owned part of the kernel equal to `desired` (beyond the seed): reads
+ * Makes the owned part of the kernel equal to `desired` (beyond the reference): reads
  * `ipset save` and `ipset list -t`, plans with {@link planReconcile} (drift repaired,
  * undesired owned sets destroyed unless referenced, type conflicts recreated or
  * reported, foreign sets untouched), and runs the session. Planner notes are in
@@ -204,7 +204,7 @@ export async function reconcileIPSets(
 }
 
 /**
- * Removes every owned set from the kernel (DESIGN §3.7, the seed's `resetIPSets`
+ * Removes every owned set from the kernel (the reference's `resetIPSets`
  * without its fast path), agreeing with reconcile on referenced sets:
  *
  * 1. `ipset list -n`; keep the owned names ({@link isOwnedSetName}).
@@ -220,16 +220,16 @@ export async function reconcileIPSets(
  * When the first `list -t` fails nothing is flushed; the destroys still run, and the
  * kernel refuses those of referenced sets (reported leaked, left intact).
  *
- * Never `ipset flush && ipset destroy` of everything (the seed's fast path empties and
+ * Never `ipset flush && ipset destroy` of everything (the reference's fast path empties and
  * destroys every set on the host, including ones created a moment later by someone
- * else), and ownership is {@link isOwnedSetName}, not the seed's substring `grep`
- * (§g.2.12): the bare prefix and names with other characters after it are foreign.
+ * else), and ownership is {@link isOwnedSetName}, not the reference's substring `grep`
+ * (docs/reference-behaviour.md §g.2.12): the bare prefix and names with other characters after it are foreign.
  *
  * With `options.manager`, the manager is reset ({@link IPSetManager.reset}) whatever
  * the kernel outcome, also when a kernel read throws (the reference's rule).
  *
  * @throws IpsetsError `KERNEL_READ_FAILED` when `list -n` fails (nothing is touched —
- *   the seed read a failure as "no sets"); `INVALID_ARGUMENT` for an owner prefix
+ *   the reference read a failure as "no sets"); `INVALID_ARGUMENT` for an owner prefix
  *   {@link validateOwnerPrefix} refuses (then nothing is reset, the manager neither).
  */
 export async function resetIPSets(port: IpsetPort, options: ResetOptions = {}): Promise<ResetReport> {
@@ -261,7 +261,7 @@ async function resetKernel(port: IpsetPort, owner: string, options: DriverOption
       const refs = await referencedSets(port, options);
       for (const n of found) if (refs.get(n) === 0) toFlush.push(n);
     } catch (error) {
-      if (!(error instanceof IpsetsError) || error.code !== 'KERNEL_READ_FAILED') throw error;
+      if (!isIpsetsError(error, 'KERNEL_READ_FAILED')) throw error;
       problems.push(`reading references failed, so nothing was flushed (the kernel refuses to destroy referenced sets): ${error.message}`);
     }
   }
@@ -290,7 +290,7 @@ async function resetKernel(port: IpsetPort, owner: string, options: DriverOption
       const refs = await referencedSets(port, options);
       for (const n of candidates) if ((refs.get(n) ?? 0) > 0) leaked.push(n);
     } catch (error) {
-      if (!(error instanceof IpsetsError) || error.code !== 'KERNEL_READ_FAILED') throw error;
+      if (!isIpsetsError(error, 'KERNEL_READ_FAILED')) throw error;
       // Without headers, the destroy handlers still catch references (in-use), one line per attempt.
       problems.push(`reading references failed, destroying without them: ${error.message}`);
     }

@@ -21,7 +21,7 @@ export type IpsetsErrorCode =
   | 'RESTORE_FAILED'
   /** `ipset save` / `list` could not be run or its output could not be used. */
   | 'KERNEL_READ_FAILED'
-  /** The consecutive apply failure limit was reached (the seed panics here). */
+  /** The consecutive apply failure limit was reached (the reference panics here). */
   | 'MAX_CONSECUTIVE_FAILURES'
   /** The `ipset` binary is missing, not executable, or we are not allowed to run it. */
   | 'IPSET_UNAVAILABLE'
@@ -42,6 +42,13 @@ export interface IpsetsErrorOptions {
 }
 
 /**
+ * Marks every {@link IpsetsError} instance. `Symbol.for` gives the same symbol in every
+ * copy of this package loaded into one process (the ESM and the CommonJS build, or two
+ * versions in a dependency tree), where `instanceof` sees different classes.
+ */
+const IPSETS_ERROR_BRAND = Symbol.for('@ipsets/core.IpsetsError');
+
+/**
  * The one error class of @ipsets. `code` is a stable {@link IpsetsErrorCode};
  * `message` quotes the bad value and says what was expected.
  */
@@ -56,12 +63,19 @@ export class IpsetsError extends Error {
     this.name = 'IpsetsError';
     this.code = code;
     this.details = options.details ?? {};
+    Object.defineProperty(this, IPSETS_ERROR_BRAND, { value: true });
   }
 }
 
-/** True when `value` is an {@link IpsetsError}, optionally of the given code. */
+/**
+ * True when `value` is an {@link IpsetsError}, optionally of the given code. Works for
+ * errors created by another copy of this package (it checks a brand, not `instanceof`).
+ */
 export function isIpsetsError(value: unknown, code?: IpsetsErrorCode): value is IpsetsError {
-  return value instanceof IpsetsError && (code === undefined || value.code === code);
+  if (typeof value !== 'object' || value === null) return false;
+  const branded = value as { [IPSETS_ERROR_BRAND]?: unknown; code?: unknown };
+  if (branded[IPSETS_ERROR_BRAND] !== true || typeof branded.code !== 'string') return false;
+  return code === undefined || branded.code === code;
 }
 
 /** Longest part of a value that {@link quote} shows; longer values are cut and their length stated. */

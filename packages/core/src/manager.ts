@@ -1,17 +1,17 @@
 /**
- * The IPSet manager (spec/azure-npm.md §b–§c, DESIGN §3.3): the desired sets, their
+ * The IPSet manager (docs/reference-behaviour.md §b–§c): the desired sets, their
  * members and references, and the dirty delta that the next apply must send to the
  * kernel. Pure and synchronous; planners turn its state into restore plans.
  *
- * Beyond the seed:
+ * Beyond the reference:
  * - every call validates everything (types, names, members, references, kernel-name
- *   collisions) before it changes anything: a call that throws changed nothing (§g.2.7);
- * - members are canonicalised and checked against the set's kind (§g.2.9, §g.2.10);
- * - asking for an existing set as another type is an error (§g.2.8);
- * - deleting a list releases its members' reference counts (§g.2.6);
- * - re-creating a set that is pending destruction diffs against its current members (§g.2.5);
- * - `getIPSet` returns a frozen snapshot (§g.2.17);
- * - `commit(report)` clears only what reached the kernel (§g.2.1).
+ *   collisions) before it changes anything: a call that throws changed nothing (docs/reference-behaviour.md §g.2.7);
+ * - members are canonicalised and checked against the set's kind (docs/reference-behaviour.md §g.2.9, §g.2.10);
+ * - asking for an existing set as another type is an error (docs/reference-behaviour.md §g.2.8);
+ * - deleting a list releases its members' reference counts (docs/reference-behaviour.md §g.2.6);
+ * - re-creating a set that is pending destruction diffs against its current members (docs/reference-behaviour.md §g.2.5);
+ * - `getIPSet` returns a frozen snapshot (docs/reference-behaviour.md §g.2.17);
+ * - `commit(report)` clears only what reached the kernel (docs/reference-behaviour.md §g.2.1).
  */
 import { validateCapacity } from './capacity.js';
 import type { SetCapacity } from './capacity.js';
@@ -43,10 +43,10 @@ import type {
   SetType,
 } from './types.js';
 
-/** Which sets the kernel should hold (spec §b.1). */
+/** Which sets the kernel should hold (docs/reference-behaviour.md §b.1). */
 export type IPSetMode = 'all' | 'on-need';
 
-/** `soft`: only an unused, empty set; `force`: an unused set even with members (spec §b.5). */
+/** `soft`: only an unused, empty set; `force`: an unused set even with members (docs/reference-behaviour.md §b.5). */
 export type DeleteOption = 'soft' | 'force';
 
 /** `selector`: a netpol selects pods/namespaces by this set; `netpol`: a netpol rule uses it. */
@@ -62,9 +62,9 @@ export interface IPSetManagerConfig {
   owner?: string;
   /** Kernel naming scheme (default `sha256-base36`). */
   scheme?: NamingScheme;
-  /** Consecutive failed applies after which {@link IPSetManager.recordApplyResult} throws (default 100, the seed's limit). */
+  /** Consecutive failed applies after which {@link IPSetManager.recordApplyResult} throws (default 100, the reference's limit). */
   maxConsecutiveFailures?: number;
-  /** Receives the seed's "unexpected state" warnings (there is no logger in core). */
+  /** Receives the reference's "unexpected state" warnings (there is no logger in core). */
   onWarning?: (message: string) => void;
   /**
    * `maxelem` and `hashsize` per set type (hash set types only), e.g.
@@ -278,7 +278,7 @@ function validateTypeCapacity(config: unknown): ReadonlyMap<SetType, SetCapacity
 
 /**
  * The IPSet manager: desired sets and the dirty delta towards the kernel (see the
- * module documentation). Method names follow the seed (`CreateIPSets` → `createIPSets` …).
+ * module documentation). Method names follow the reference (`CreateIPSets` → `createIPSets` …).
  *
  * Every method either throws an {@link IpsetsError} and changes nothing, or succeeds.
  */
@@ -355,8 +355,8 @@ export class IPSetManager {
   // Creating and deleting sets
 
   /**
-   * Creates the sets that do not exist yet (spec §b.4). Existing sets are left as they
-   * are. Unlike the seed, an invalid metadata or a kernel-name collision throws and
+   * Creates the sets that do not exist yet (docs/reference-behaviour.md §b.4). Existing sets are left as they
+   * are. Unlike the reference, an invalid metadata or a kernel-name collision throws and
    * nothing is created.
    *
    * @throws IpsetsError `INVALID_SET_TYPE`, `INVALID_SET_NAME`, `KERNEL_NAME_COLLISION`.
@@ -369,11 +369,11 @@ export class IPSetManager {
   }
 
   /**
-   * Deletes a set from the cache (spec §b.5) if it is unused: `force` needs no netpol
+   * Deletes a set from the cache (docs/reference-behaviour.md §b.5) if it is unused: `force` needs no netpol
    * references and no list holding it; `soft` also needs it to be empty (or hold only
    * the shared empty set). Unknown names and the shared empty set are ignored. In mode
    * `all` the set is destroyed at the next apply. Deleting a list releases its members'
-   * reference counts (the seed leaks them, §g.2.6).
+   * reference counts (the reference leaks them, docs/reference-behaviour.md §g.2.6).
    *
    * @returns true when the set was deleted.
    */
@@ -394,7 +394,7 @@ export class IPSetManager {
   }
 
   /**
-   * Soft-deletes every set that can be deleted (spec §b.13) and returns their prefixed
+   * Soft-deletes every set that can be deleted (docs/reference-behaviour.md §b.13) and returns their prefixed
    * names, in creation order. One pass suffices: a soft-deletable list holds at most
    * the shared empty set, which is never deleted.
    */
@@ -409,7 +409,7 @@ export class IPSetManager {
     return deleted;
   }
 
-  /** Forgets every set and the dirty delta (after a kernel reset, spec §b.15), and the failure count. */
+  /** Forgets every set and the dirty delta (after a kernel reset, docs/reference-behaviour.md §b.15), and the failure count. */
   reset(): void {
     this.sets.clear();
     this.owners.clear();
@@ -427,7 +427,7 @@ export class IPSetManager {
 
   /**
    * Adds `member` with owner `podKey` to every set of `metas`, creating missing sets
-   * (spec §b.9). A member already present gets the new pod key (ownership transfer).
+   * (docs/reference-behaviour.md §b.9). A member already present gets the new pod key (ownership transfer).
    * The member is canonicalised for each set's kind (`hash:net` or `hash:ip,port`) and
    * everything is validated before anything changes.
    *
@@ -457,12 +457,12 @@ export class IPSetManager {
 
   /**
    * Removes `member` from every existing set of `metas` whose copy of it is owned by
-   * `podKey` (spec §b.10); a different owner means the remove is stale and is ignored,
+   * `podKey` (docs/reference-behaviour.md §b.10); a different owner means the remove is stale and is ignored,
    * and so is a member that is not there (`10.0.0.0/8` and `10.0.0.0/8 nomatch` are
    * different members). Validates everything first.
    *
-   * @throws IpsetsError `INVALID_MEMBER` (with "remove" in the message; the seed says
-   *   "add", §g.2.15), `INVALID_SET_TYPE`, `INVALID_SET_NAME`.
+   * @throws IpsetsError `INVALID_MEMBER` (with "remove" in the message; the reference says
+   *   "add", docs/reference-behaviour.md §g.2.15), `INVALID_SET_TYPE`, `INVALID_SET_NAME`.
    */
   removeFromSets(metas: readonly SetMetadata[], member: string, podKey: string): void {
     if (metas.length === 0) return;
@@ -481,7 +481,7 @@ export class IPSetManager {
 
   /**
    * Adds every set of `setMetas` to every list of `listMetas`, creating missing sets
-   * (spec §b.11). Validates everything first.
+   * (docs/reference-behaviour.md §b.11). Validates everything first.
    *
    * @throws IpsetsError `INVALID_SET_TYPE` (a list in `setMetas` — lists cannot nest —
    *   or a hash set in `listMetas`), `INVALID_SET_NAME`, `KERNEL_NAME_COLLISION`.
@@ -517,7 +517,7 @@ export class IPSetManager {
   }
 
   /**
-   * Removes the sets of `setMetas` from the list `listMeta` (spec §b.12). A missing list
+   * Removes the sets of `setMetas` from the list `listMeta` (docs/reference-behaviour.md §b.12). A missing list
    * or member is ignored; the shared empty set is never removed. Validates everything first.
    *
    * @throws IpsetsError `INVALID_SET_TYPE`, `INVALID_SET_NAME`.
@@ -564,9 +564,9 @@ export class IPSetManager {
   // References
 
   /**
-   * Records that netpol `refName` uses the set (spec §b.7), creating it if missing.
+   * Records that netpol `refName` uses the set (docs/reference-behaviour.md §b.7), creating it if missing.
    * In mode `on-need` a set that gains its first reason to be in the kernel is created
-   * there, with its list members. Validates before creating anything (the seed creates
+   * there, with its list members. Validates before creating anything (the reference creates
    * the set even when the reference is then refused).
    *
    * @throws IpsetsError `INVALID_REFERENCE` (selector on a type that cannot select; a
@@ -617,7 +617,7 @@ export class IPSetManager {
   }
 
   /**
-   * Removes netpol `refName`'s reference (spec §b.8); removing an absent reference is
+   * Removes netpol `refName`'s reference (docs/reference-behaviour.md §b.8); removing an absent reference is
    * fine. In mode `on-need` a set that loses its last reason to be in the kernel is
    * destroyed there (it stays in the cache until {@link reconcile} or {@link deleteIPSet}).
    *
@@ -651,7 +651,7 @@ export class IPSetManager {
   // -------------------------------------------------------------------------
   // Reading
 
-  /** A frozen snapshot of the set, or `undefined` (the seed hands out the live object, §g.2.17). */
+  /** A frozen snapshot of the set, or `undefined` (the reference hands out the live object, docs/reference-behaviour.md §g.2.17). */
   getIPSet(prefixedName: string): IPSetSnapshot | undefined {
     const set = this.sets.get(prefixedName);
     if (set === undefined) return undefined;
@@ -683,7 +683,7 @@ export class IPSetManager {
     });
   }
 
-  /** Kernel name → prefixed name of every cached set, in creation order (spec §b.6). */
+  /** Kernel name → prefixed name of every cached set, in creation order (docs/reference-behaviour.md §b.6). */
   getAllIPSets(): Map<string, string> {
     const all = new Map<string, string>();
     for (const set of this.sets.values()) all.set(set.kernelName, set.name);
@@ -794,7 +794,7 @@ export class IPSetManager {
    * Counts an apply: success resets the count, failure increments it.
    *
    * @throws IpsetsError `MAX_CONSECUTIVE_FAILURES` when a failure reaches
-   *   {@link maxConsecutiveFailures} (the seed panics here). The count stays at the limit.
+   *   {@link maxConsecutiveFailures} (the reference panics here). The count stays at the limit.
    */
   recordApplyResult(ok: boolean): void {
     if (ok) {
@@ -954,7 +954,7 @@ export class IPSetManager {
     }
   }
 
-  /** The seed's `createAndGetIPSet` after validation (cannot fail). */
+  /** The reference's `createAndGetIPSet` after validation (cannot fail). */
   private getOrCreate(r: Resolved): IPSet {
     const existing = this.sets.get(r.prefixed);
     if (existing !== undefined) return existing;
@@ -994,7 +994,7 @@ export class IPSetManager {
         info: setTypeInfo(EMPTY_SET.type),
         kernelName: computeKernelName(EMPTY_PREFIXED, { owner: this.owner, scheme: this.scheme }),
       });
-    // The empty set is always in the kernel, in both modes (spec §b.3 step 5).
+    // The empty set is always in the kernel, in both modes (docs/reference-behaviour.md §b.3 step 5).
     this.emptySet = set;
     this.dCreate(set);
     return set;
@@ -1058,7 +1058,7 @@ export class IPSetManager {
     if (inKernel) this.dDestroy(set);
     this.sets.delete(set.name);
     if (set.memberSets !== undefined) {
-      // The seed leaves these counts behind, so former members can never be deleted (§g.2.6).
+      // The reference leaves these counts behind, so former members can never be deleted (docs/reference-behaviour.md §g.2.6).
       for (const member of set.memberSets.values()) {
         this.logicalLists.get(member.name)?.delete(set);
         member.ipsetReferCount = Math.max(0, member.ipsetReferCount - 1);

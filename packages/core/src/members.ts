@@ -1,6 +1,6 @@
 /**
  * Member grammar: validation and canonical forms of hash-set members, and the
- * rules for set names that appear as list members or kernel names (DESIGN §3.2).
+ * rules for set names that appear as list members or kernel names.
  *
  * A member that passes {@link canonicalMember} can be written into a restore file
  * verbatim: the grammar admits no whitespace but the single space before
@@ -369,7 +369,7 @@ export function memberFamily(member: string): AddressFamily {
  * - `hash:net`: `a.b.c.d[/len][ nomatch]`, IPv4 only, no leading zeros, `len` 1–32;
  *   host bits are cleared (`10.0.0.5/24` → `10.0.0.0/24`) and `/32` is dropped
  *   (`10.0.0.1/32` → `10.0.0.1`); ` nomatch` (exactly one space) is kept.
- *   `/0` is rejected, also `0.0.0.0/0` which the seed accepts: the kernel's hash:net
+ *   `/0` is rejected, also `0.0.0.0/0` which the reference accepts: the kernel's hash:net
  *   cannot store a zero prefix (the add fails with "The value of the CIDR parameter
  *   of the IP address is invalid"); use `0.0.0.0/1` and `128.0.0.0/1`.
  * - `hash:ip,port`: `a.b.c.d,proto:port` with proto `tcp`, `udp` or `sctp` and a

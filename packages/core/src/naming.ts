@@ -1,5 +1,5 @@
 /**
- * Kernel set names (spec/azure-npm.md §a.2, DESIGN §3.1): owner prefix + digest of the
+ * Kernel set names (docs/reference-behaviour.md §a.2): owner prefix + digest of the
  * prefixed name, never longer than the kernel's 31 characters.
  */
 import { IpsetsError, quote } from './errors.js';
@@ -12,7 +12,7 @@ export { sha256, sha256Hex, utf8Bytes } from './sha256.js';
 /** Default owner prefix of kernel names, as in Azure NPM. */
 export const DEFAULT_OWNER = 'azure-npm-';
 
-/** Longest set name the kernel accepts (spec/ipset-semantics.md §7). */
+/** Longest set name the kernel accepts (docs/ipset-semantics.md §7). */
 export const MAX_KERNEL_NAME_LENGTH = 31;
 
 /** The naming schemes, default first. */

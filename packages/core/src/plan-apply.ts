@@ -1,5 +1,5 @@
 /**
- * Apply plans (DESIGN §3.4, spec/azure-npm.md §d.1–§d.2, §e): the manager's dirty delta
+ * Apply plans (docs/reference-behaviour.md §d.1–§d.2, §e): the manager's dirty delta
  * as restore lines with sections and error handlers as data.
  *
  * Order: creates for every set to add or update; then per set its deletes, then its
@@ -21,7 +21,7 @@ function handlers(...list: ErrorHandler[]): readonly ErrorHandler[] {
 }
 
 /**
- * The seed's error handlers per line kind (spec §e.1), shared by every line of a kind.
+ * The reference's error handlers per line kind (docs/reference-behaviour.md §e.1), shared by every line of a kind.
  * First match wins; `any` matches every error.
  */
 export const APPLY_HANDLERS = Object.freeze({
@@ -40,7 +40,7 @@ export const APPLY_HANDLERS = Object.freeze({
   /** `-D` from a hash set. */
   del: handlers({ when: 'any', then: 'skip-line', report: 'not-converged' }),
   /**
-   * `-D` from a list (not in the seed): a member set that no longer exists cannot be
+   * `-D` from a list (not in the reference): a member set that no longer exists cannot be
    * in the list, so the delete's goal already holds. Without this a list whose apply
    * failed once re-sends `-D list gone-member` forever and counts toward the
    * consecutive-failure limit while the kernel is correct.
@@ -61,19 +61,19 @@ export const APPLY_HANDLERS = Object.freeze({
   ),
   /**
    * `-F` of a set whose kernel contents are unknown, before re-adding all its members
-   * (not in the seed): on failure the set's section is abandoned. No longer planned —
+   * (not in the reference): on failure the set's section is abandoned. No longer planned —
    * such sets are rebuilt through a temporary set and swap (rebuild.ts) — and kept for
    * callers that build plans by hand.
    */
   resync: handlers({ when: 'any', then: 'skip-section', report: 'not-converged' }),
 });
 
-/** Section of a set's create, member lines and resync flush (the seed's `add/update-<prefixed>`). */
+/** Section of a set's create, member lines and resync flush (the reference's `add/update-<prefixed>`). */
 export function addOrUpdateSection(prefixedName: string): string {
   return `add/update-${prefixedName}`;
 }
 
-/** Section of a set's flush and destroy (the seed's `delete-<prefixed>`). */
+/** Section of a set's flush and destroy (the reference's `delete-<prefixed>`). */
 export function deleteSection(prefixedName: string): string {
   return `delete-${prefixedName}`;
 }
@@ -145,7 +145,7 @@ class Builder {
 
   destroyBlock(entries: readonly DirtyEntry[]): void {
     // All flushes before any destroy: a list being destroyed must release the
-    // members being destroyed first (spec §d.1).
+    // members being destroyed first (docs/reference-behaviour.md §d.1).
     for (const e of entries) {
       if (e.state === 'destroy') {
         this.lines[this.n++] = { op: 'flush', set: e.kernelName, section: deleteSection(e.name), onError: APPLY_HANDLERS.flush };
@@ -214,11 +214,11 @@ function targets(manager: IPSetManager, entries: readonly DirtyEntry[]): Target[
 }
 
 /**
- * The seed's apply file (`fileCreatorForApply`, spec §d.1) for the manager's dirty
+ * The reference's apply file (`fileCreatorForApply`, docs/reference-behaviour.md §d.1) for the manager's dirty
  * delta: creates (`-N … --exist`) for every set to add or update, then per set its
  * deletes (`-D`) and adds (`-A`; a set to create gets all its members), then flushes
  * (`-F`) and destroys (`-X`) of the sets to destroy. Sections and handlers are the
- * seed's (spec §e.1, {@link APPLY_HANDLERS}). A set whose kernel contents are unknown
+ * reference's (docs/reference-behaviour.md §e.1, {@link APPLY_HANDLERS}). A set whose kernel contents are unknown
  * (after a failed apply, see `IPSetManager.commit`) is rebuilt through a temporary set
  * and `swap` (rebuild.ts), so rules matching it never see it empty or partial.
  *
@@ -264,7 +264,7 @@ export function planApply(manager: IPSetManager, options: PlanApplyOptions = {})
 }
 
 /**
- * The seed's save-file variant (`fileCreatorForApplyWithSaveFile`, spec §d.2) without
+ * The reference's save-file variant (`fileCreatorForApplyWithSaveFile`, docs/reference-behaviour.md §d.2) without
  * its parser quirks: creates for every set to add or update; then the dirty sets the
  * snapshot holds, in snapshot order, diffed against their kernel members (`-D` for
  * kernel members not desired, in snapshot order, then `-A` for desired members not in

@@ -1,5 +1,5 @@
 /**
- * Reconcile planning (DESIGN §3.4, beyond the seed): compare every owned kernel set
+ * Reconcile planning (beyond the reference): compare every owned kernel set
  * with a desired state and plan the restore lines that make the kernel equal to it.
  *
  * Rules, all decided from the snapshot (`ipset save`) and the headers (`ipset list -t`):
@@ -17,7 +17,7 @@
  *   them. References come from the headers; references held by owned lists that this
  *   plan empties or destroys do not count. A set that stays referenced is left exactly
  *   as it is — not flushed: emptying a set an iptables rule still matches changes
- *   traffic (the seed's flush-then-destroy hazard, spec §g.2.4) — and gets a
+ *   traffic (the reference's flush-then-destroy hazard, docs/reference-behaviour.md §g.2.4) — and gets a
  *   `referenced-not-destroyed` note (reported as in use).
  *   Undesired sets are destroyed without a flush: destroying a list releases its
  *   members just as flushing it does, and if a destroy is refused because a reference
@@ -90,7 +90,7 @@ function freeze(handlers: ErrorHandler[]): readonly ErrorHandler[] {
   return Object.freeze(handlers.map((h) => Object.freeze(h)));
 }
 
-// Handlers follow the seed's apply handlers (spec §e.1), with outcomes.
+// Handlers follow the reference's apply handlers (docs/reference-behaviour.md §e.1), with outcomes.
 const CREATE_HANDLERS = freeze([
   { when: 'set-exists', then: 'skip-section', report: 'not-converged' },
   { when: 'any', then: 'skip-section', report: 'not-converged' },
@@ -284,7 +284,7 @@ function parseOptions(options: string): Map<string, string> {
 /**
  * Why `-N name --exist <spec>` would fail on `saved` (or create a set the desired
  * members do not fit), or `undefined` when the kernel set is compatible
- * (spec/ipset-semantics.md §2.6: hashsize is not compared, the rest is).
+ * (docs/ipset-semantics.md §2.6: hashsize is not compared, the rest is).
  */
 function conflictOf(saved: SavedSet, spec: CreateSpec, capacity: SetCapacity): string | undefined {
   const type = kernelTypeOfSpec(spec);

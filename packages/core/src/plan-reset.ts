@@ -1,15 +1,15 @@
 /**
- * The two restore plans of a reset (DESIGN §3.7, spec/azure-npm.md §f, §d.3): flush
+ * The two restore plans of a reset (docs/reference-behaviour.md §f, §d.3): flush
  * the owned sets nothing references (the driver reads references first: a referenced
  * set is left intact), then — after reading which sets are still referenced — destroy
- * the rest. Error handlers follow the seed's reset handlers (§e.1), with outcomes instead
+ * the rest. Error handlers follow the reference's reset handlers (docs/reference-behaviour.md §e.1), with outcomes instead
  * of callbacks.
  */
 import { IpsetsError, quote } from './errors.js';
 import { isOwnedSetName, validateOwnerPrefix } from './naming.js';
 import type { ErrorHandler, PlanLine, PlanNote, RestorePlan } from './types.js';
 
-/** Section id of a reset line, as the seed writes it (`delete-<name>`). */
+/** Section id of a reset line, as the reference writes it (`delete-<name>`). */
 function resetSection(name: string): string {
   return `delete-${name}`;
 }
@@ -38,8 +38,8 @@ function unique(names: Iterable<string>): string[] {
 /**
  * The flush plan of a reset: `-F <name>` for each name, in the order given
  * (duplicates dropped). Every name must be owned ({@link isOwnedSetName}): this is the guard that
- * keeps a reset from ever touching a set it does not own (the seed's substring
- * `grep azure-npm-` flushed names that merely contain the prefix, §g.2.12).
+ * keeps a reset from ever touching a set it does not own (the reference's substring
+ * `grep azure-npm-` flushed names that merely contain the prefix, docs/reference-behaviour.md §g.2.12).
  *
  * @throws IpsetsError `INVALID_ARGUMENT` for an invalid owner prefix or a name it does not own.
  */
@@ -63,7 +63,7 @@ export function planResetFlush(names: Iterable<string>, owner: string): RestoreP
  * The destroy plan of a reset: `-X <name>` for each name that is not in `leaked`, in
  * the order given. Leaked names (still referenced after the flush, e.g. by an
  * iptables rule or a leaked kernel reference count) get no line — destroying them
- * would fail and, in the seed, burn one of its five tries each (issue #2997) — but a
+ * would fail and, in the reference, burn one of its five tries each (issue #2997) — but a
  * `referenced-not-destroyed` note, so the report lists them as in use.
  */
 export function planResetDestroy(names: Iterable<string>, leaked: Iterable<string> = []): RestorePlan {

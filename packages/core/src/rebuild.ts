@@ -1,5 +1,5 @@
 /**
- * Hitless rebuilds (DESIGN §3.8): a set that must be rebuilt rather than patched is
+ * Hitless rebuilds: a set that must be rebuilt rather than patched is
  * built as a temporary set, filled, swapped with the live one, and the temporary
  * destroyed. Flush-then-add leaves a window in which iptables rules and lists that
  * reference the set see it empty, then partial; `ipset swap` exchanges the contents of

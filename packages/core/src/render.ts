@@ -1,6 +1,6 @@
 /**
- * Rendering plans as `ipset restore` input, in the seed's exact line syntax
- * (spec/azure-npm.md §d.1): `-N <set> --exist <spec>`, `-A <set> <member>`,
+ * Rendering plans as `ipset restore` input, in the reference's exact line syntax
+ * (docs/reference-behaviour.md §d.1): `-N <set> --exist <spec>`, `-A <set> <member>`,
  * `-D <set> <member>` (without ` nomatch`), `-F <set>`, `-X <set>`; each line ends
  * with `\n` and there is no trailing `COMMIT`.
  *
@@ -112,7 +112,7 @@ function checkedMember(line: PlanLine, kind: MemberGrammar | undefined): string 
  * set's kind, so a member must fit one of the library's member grammars
  * ({@link renderRestore} checks it against the kind of its set's create line). `del`
  * lines drop ` nomatch` because ipset rejects the flag on `del`
- * (``Unknown argument: `nomatch'``, the seed's issue #2840).
+ * (``Unknown argument: `nomatch'``, the reference's issue #2840).
  *
  * @throws IpsetsError `INVALID_ARGUMENT` when an add/del line has no member, a create
  *   line no spec or an unknown spec, the op is unknown, or the line would exceed

@@ -1,6 +1,6 @@
 /**
- * Parsers for what the kernel says it holds: `ipset save` (spec/ipset-semantics.md
- * §5.1), `ipset list -n` and `ipset list -t` (§5.2).
+ * Parsers for what the kernel says it holds: `ipset save` (docs/ipset-semantics.md
+ * docs/ipset-semantics.md §5.1), `ipset list -n` and `ipset list -t` (docs/ipset-semantics.md §5.2).
  *
  * They never throw: a line they cannot use becomes a {@link ParseProblem} (save) or is
  * skipped (list), and reading goes on. `parseSave` scans with `indexOf` and slices
@@ -42,7 +42,7 @@ function isBlank(c: number): boolean {
  * whose `create` line has not been seen. Blank lines and `#` comments are skipped;
  * CRLF line ends and a missing final newline are accepted.
  *
- * Unlike the seed (spec/azure-npm.md §d.2, §g.2.11) a `create` on the last line is
+ * Unlike the reference (docs/reference-behaviour.md §d.2, §g.2.11) a `create` on the last line is
  * parsed, and a `nomatch` entry does not end the reading of its set.
  *
  * Members are slices of `text`; a snapshot kept for long keeps the text alive.

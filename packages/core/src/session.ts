@@ -1,23 +1,23 @@
 /**
  * The restore session: a pure state machine that turns a plan and the results of
- * `ipset -exist restore` runs into attempts (DESIGN §3.6).
+ * `ipset -exist restore` runs into attempts.
  *
  * `ipset restore` is not a transaction. When a run stops at `Error in line N`, what
- * reached the kernel depends on who caught the error (spec/ipset-semantics.md §0, §2):
+ * reached the kernel depends on who caught the error (docs/ipset-semantics.md §0, §2):
  *
  * - the **kernel**: every line before N is applied, N and everything after it is not;
  * - ipset in **userspace** (parse error, unknown set on an add/del line): the pending
  *   batch — the run of add/del lines just before N with the same command and set —
  *   was never sent; everything before that run is applied.
  *
- * The seed resumes after N in both cases and silently loses that batch; this session
+ * The reference resumes after N in both cases and silently loses that batch; this session
  * resends it. Every line is idempotent under `-exist`, so resending a line that did
  * reach the kernel is harmless, while skipping one that did not is a lost update.
  *
  * One bad set never blocks another. A failure that repeats for every later line of
  * its set (a full hash, a missing set, a set of another type: set-failures.ts) drops
  * those lines from the same attempt, and the attempt budget counts runs without
- * progress, not runs: the seed skipped one line per run and gave up after five, so a
+ * progress, not runs: the reference skipped one line per run and gave up after five, so a
  * full set stalled every set planned after it.
  *
  * The session does no I/O: {@link RestoreSession.next} says what to run,
@@ -44,7 +44,7 @@ import type {
 } from './types.js';
 
 /**
- * Default number of `ipset restore` runs without progress per session (the seed's
+ * Default number of `ipset restore` runs without progress per session (the reference's
  * `maxTryCount`, which counted every run).
  */
 export const DEFAULT_MAX_ATTEMPTS = 5;
@@ -105,7 +105,7 @@ export interface RestoreSession {
 
 type Fatal = NonNullable<ApplyReport['fatal']>;
 
-/** add/del lines are the ones ipset batches (spec/ipset-semantics.md §2.1). */
+/** add/del lines are the ones ipset batches (docs/ipset-semantics.md §2.1). */
 function isBatched(line: PlanLine): boolean {
   return line.op === 'add' || line.op === 'del';
 }
@@ -119,7 +119,7 @@ function sameBatch(a: PlanLine, b: PlanLine): boolean {
  * position of the run of add/del lines with the command and set of the line at
  * `p - 1` that ends at `p - 1`; `p` itself when the line before is not batched.
  *
- * ipset also cuts a run into 4096-byte messages (§2.4), so earlier parts of a long
+ * ipset also cuts a run into 4096-byte messages (docs/ipset-semantics.md §2.4), so earlier parts of a long
  * run may have been sent. Which parts depends on byte sizes this pure code does not
  * model, so the whole run counts as pending: resending lines that did arrive is
  * harmless under `-exist`.
@@ -139,7 +139,7 @@ function handlerFor(line: PlanLine, kind: ClassifiedError['kind']): ErrorHandler
 
 const LINE_NUMBER = /Error in line\s+([^:\s]*)\s*:/;
 
-/** The side of an error at line `line`: "does not exist" is caught in userspace on add/del only (§3.1). */
+/** The side of an error at line `line`: "does not exist" is caught in userspace on add/del only (docs/ipset-semantics.md §3.1). */
 function sideFor(error: ClassifiedError, line: PlanLine): ClassifiedError['side'] {
   if (error.kind === 'set-missing') return isBatched(line) ? 'userspace' : 'kernel';
   return error.side;
@@ -341,7 +341,7 @@ export function createRestoreSession(plan: RestorePlan, options: RestoreSessionO
     }
     const handler = handlerFor(line, error.kind);
     if (handler === undefined) {
-      // The seed re-runs the identical text here and wastes its tries; it cannot succeed.
+      // The reference re-runs the identical text here and wastes its tries; it cannot succeed.
       pending = indices.slice(resumeAt);
       push(attempt, result, 'abort', error);
       end(

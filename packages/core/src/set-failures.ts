@@ -1,5 +1,5 @@
 /**
- * Failures that repeat for every later line of the same set (DESIGN §3.6, item 5):
+ * Failures that repeat for every later line of the same set:
  * one bad set must never block another, so when such a failure is seen the session
  * drops the rest of that set's lines from the same attempt instead of learning the
  * same lesson one line and one `ipset restore` run at a time.

@@ -1,5 +1,5 @@
 /**
- * The NPM set model (spec/azure-npm.md §a.1): set types, their kinds, name prefixes
+ * The NPM set model (docs/reference-behaviour.md §a.1): set types, their kinds, name prefixes
  * and kernel create specs.
  */
 import { IpsetsError, quote } from './errors.js';
@@ -12,11 +12,11 @@ export interface SetTypeInfo {
   readonly kind: SetKind;
   /** Prefix of the prefixed name (`ns-`, `podlabel-`, `namedport:` …). */
   readonly prefix: string;
-  /** Tail of the seed's create line after `-N name --exist`. */
+  /** Tail of the reference's create line after `-N name --exist`. */
   readonly createSpec: CreateSpec;
   /** The kernel type `ipset save` prints for sets made with `createSpec`. */
   readonly kernelType: KernelSetType;
-  /** May carry a selector reference (`canSetBeSelectorIPSet` of the seed). */
+  /** May carry a selector reference (`canSetBeSelectorIPSet` of the reference). */
   readonly selectorCapable: boolean;
   /** Address family of a hash set (`inet` unless asked for `inet6`); `undefined` for lists. */
   readonly family: AddressFamily | undefined;
@@ -42,7 +42,7 @@ function info(
 
 /**
  * The `family inet6` spec of an `inet` hash spec. ipset accepts `family` after the
- * seed's old type names and prints `hash:net family inet6` (measured on 7.17).
+ * reference's old type names and prints `hash:net family inet6` (measured on 7.17).
  */
 function inet6Spec(spec: CreateSpec): CreateSpec {
   switch (spec) {
@@ -125,7 +125,7 @@ const INFO6: Readonly<Partial<Record<SetType, SetTypeInfo>>> = Object.freeze(
   ),
 );
 
-/** Every set type, in the seed's enum order. */
+/** Every set type, in the reference's enum order. */
 export const SET_TYPES: readonly SetType[] = Object.freeze(Object.keys(INFO) as SetType[]);
 
 /** Unprefixed name of the shared empty set (`empty-emptyhashset`). */

@@ -7,7 +7,7 @@ import type { IpsetsErrorCode } from './errors.js';
 // ---------------------------------------------------------------------------
 // Set model
 
-/** NPM set types (spec/azure-npm.md §a.1), camelCase. */
+/** NPM set types (docs/reference-behaviour.md §a.1), camelCase. */
 export type SetType =
   | 'namespace'
   | 'keyLabelOfNamespace'
@@ -35,10 +35,10 @@ export interface SetMetadata {
   readonly family?: AddressFamily;
 }
 
-/** How a prefixed name becomes a kernel name (DESIGN §3.1). */
+/** How a prefixed name becomes a kernel name. */
 export type NamingScheme = 'sha256-base36' | 'fnv32';
 
-/** The tail of a create line, exactly as the seed writes it after `-N name --exist`. */
+/** The tail of a create line, exactly as the reference writes it after `-N name --exist`. */
 export type CreateSpec =
   | 'nethash'
   | 'hash:ip,port'
@@ -58,7 +58,7 @@ export type AddressFamily = 'inet' | 'inet6';
 export type KernelSetType = 'hash:net' | 'hash:ip,port' | 'list:set';
 
 // ---------------------------------------------------------------------------
-// The port: the only door to a kernel (DESIGN §2)
+// The port: the only door to a kernel
 
 /** What one `ipset` invocation produced. */
 export interface CommandResult {
@@ -173,12 +173,12 @@ export interface DesiredState {
 }
 
 // ---------------------------------------------------------------------------
-// Plans (DESIGN §3.4)
+// Plans
 
 /** The restore commands a plan uses (`swap`: only in hitless rebuilds, see rebuild.ts). */
 export type PlanOp = 'create' | 'add' | 'del' | 'flush' | 'destroy' | 'swap';
 
-/** Error kinds of `ipset` messages (DESIGN §3.5). */
+/** Error kinds of `ipset` messages. */
 export type IpsetErrorKind =
   | 'set-missing'
   | 'set-exists'
@@ -269,7 +269,7 @@ export interface RestorePlan {
 }
 
 // ---------------------------------------------------------------------------
-// Errors and reports (DESIGN §3.5–§3.6)
+// Errors and reports
 
 /** `classifyIpsetError` result. */
 export interface ClassifiedError {

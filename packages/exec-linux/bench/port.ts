@@ -1,6 +1,6 @@
 /**
  * End-to-end apply through the Linux port versus a bare `ipset restore` of the same
- * text (DESIGN §6: within 15%). Run as root:
+ * text (the bar in BENCHMARKS.md: within 15%). Run as root:
  *
  *   node --expose-gc --import tsx bench/port.ts [--lines 1000000] [--runs 3]
  *
@@ -125,7 +125,7 @@ try {
   console.log(
     `median: port apply ${p.toFixed(0)} ms (${((lineCount / p) * 1000).toFixed(0)} lines/s), port.restore ${r.toFixed(0)} ms (${(r / b).toFixed(3)}× bare), bare restore ${b.toFixed(0)} ms`,
   );
-  console.log(`ratio port/bare = ${ratio.toFixed(3)} (${ratio <= 1.15 ? 'within' : 'OVER'} the 1.15 bar of DESIGN §6)`);
+  console.log(`ratio port/bare = ${ratio.toFixed(3)} (${ratio <= 1.15 ? 'within' : 'OVER'} the 1.15 bar of BENCHMARKS.md)`);
 } finally {
   await rm(dir, { recursive: true, force: true });
   await ns.dispose();

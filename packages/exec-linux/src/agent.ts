@@ -42,9 +42,9 @@ export interface AgentClock {
 /** What the agent needs of a manager (an `IPSetManager` fits). */
 export interface AgentManager {
   desiredState(): DesiredState;
-  /** The seed's `Reconcile()`: soft-deletes unreferenced sets (used when `garbageCollect` is on). */
+  /** The reference's `Reconcile()`: soft-deletes unreferenced sets (used when `garbageCollect` is on). */
   reconcile?(): unknown;
-  /** Forgets every set (called after a kernel reset, as the seed's `ResetIPSets` does). */
+  /** Forgets every set (called after a kernel reset, as the reference's `ResetIPSets` does). */
   reset?(): void;
   /** A limit configured on the manager: the default of the agent's `maxConsecutiveFailures`. */
   readonly maxConsecutiveFailures?: number;
@@ -86,7 +86,7 @@ export interface IpsetAgentOptions<M extends AgentManager = IPSetManager> {
   /**
    * Applies and reconciles in a row that may fail before the agent turns fatal with
    * `MAX_CONSECUTIVE_FAILURES` (default: the manager's `maxConsecutiveFailures`, else
-   * 100, the seed's). A converged one resets the count; an apply with nothing to do and
+   * 100, the reference's). A converged one resets the count; an apply with nothing to do and
    * an operation aborted by its caller or by `stop()` leave it alone.
    */
   maxConsecutiveFailures?: number;
@@ -242,7 +242,7 @@ export interface IpsetAgent {
   clearFatal(): void;
 }
 
-/** The seed's consecutive-failure limit. */
+/** The reference's consecutive-failure limit. */
 export const DEFAULT_MAX_CONSECUTIVE_FAILURES = 100;
 
 /**

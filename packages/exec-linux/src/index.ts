@@ -4,9 +4,7 @@
  * @packageDocumentation
  */
 
-// --- test namespaces and the kernel-test gate ---
-export { createTestNamespace, kernelTestGate, kernelTestSupport, KERNEL_TESTS_ENV } from './netns.js';
-export type { KernelTestGate, KernelTestGateOptions, KernelTestSupport, TestNamespace } from './netns.js';
+// Test namespaces and the kernel-test gate are in `@ipsets/exec-linux/testing`.
 
 // --- the Linux port ---
 export { createLinuxPort, DEFAULT_READ_TIMEOUT_MS, DEFAULT_RESTORE_TIMEOUT_MS } from './linux-port.js';

@@ -11,8 +11,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseSave } from '@ipsets/core';
-import { createTestNamespace } from '@ipsets/exec-linux';
-import type { TestNamespace } from '@ipsets/exec-linux';
+import { createTestNamespace } from '@ipsets/exec-linux/testing';
+import type { TestNamespace } from '@ipsets/exec-linux/testing';
 import { describeKernel } from './helpers/kernel.js';
 import { ROOT } from './helpers/repo.js';
 

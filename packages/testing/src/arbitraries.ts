@@ -586,7 +586,7 @@ export function faultPlanArb(options: FaultPlanOptions = {}): fc.Arbitrary<Fault
   return fc.array(fc.oneof(...arbs), { maxLength: options.maxFaults ?? 3 }).map((faults) => ({ faults }));
 }
 
-/** A restore line's command, read from the seed syntax or the long forms. */
+/** A restore line's command, read from the reference syntax or the long forms. */
 export function restoreLineOp(line: string): { op: 'create' | 'add' | 'del' | 'flush' | 'destroy' | 'other'; set: string } {
   const words = line.trim().split(/\s+/);
   const set = words[1] ?? '';

@@ -1,10 +1,10 @@
 /**
  * `FakeKernel`: an in-memory model of a network namespace's ipsets as ipset 7.17 and
- * Linux 6.x handle them (`spec/ipset-semantics.md`), with faults on demand.
+ * Linux 6.x handle them (`docs/ipset-semantics.md`), with faults on demand.
  *
  * What is modelled exactly: command forms and prefix matching, `-exist` persistence and
  * the rule that a batch takes it when it starts, fgets line chunks, COMMIT rules,
- * batching into 4096-byte messages with the §2.4 capacity rule, userspace vs kernel
+ * batching into 4096-byte messages with the docs/ipset-semantics.md §2.4 capacity rule, userspace vs kernel
  * errors and what survives each, exit codes and stderr texts, references, slot order,
  * canonical members, save/list formats.
  *
@@ -12,7 +12,7 @@
  * comparing with a real kernel):
  * - members of hash sets print in insertion order (real: hash order) — sort members within a set;
  * - `initval` is an FNV-1a hash of the set name and the number of creates so far;
- * - `Size in memory` follows §5.2's no-collision formula;
+ * - `Size in memory` follows docs/ipset-semantics.md §5.2's no-collision formula;
  * - `hashsize` doubles whenever a set holds more than 3 entries per bucket (real growth is
  *   random-hash dependent; identical below 3,073 entries with the default 1024);
  * - element timeouts never count down (no clock); `forceadd` evicts the oldest entry;

@@ -138,7 +138,7 @@ export function canonicalSaveText(text: string, filter?: (name: string) => boole
   return out;
 }
 
-// What `-N name --exist <spec>` creates on a kernel without the set (spec/ipset-semantics.md §5.1).
+// What `-N name --exist <spec>` creates on a kernel without the set (docs/ipset-semantics.md §5.1).
 const EXPECTED: Readonly<Record<CreateSpec, { type: string; fields: Readonly<Record<string, string>> }>> = {
   nethash: { type: 'hash:net', fields: { family: 'inet', maxelem: '65536' } },
   'nethash maxelem 4294967295': { type: 'hash:net', fields: { family: 'inet', maxelem: '4294967295' } },

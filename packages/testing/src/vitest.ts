@@ -173,7 +173,7 @@ export function describePortContract(name: string, makePort: () => Promise<PortC
       expect(await names()).toEqual([]);
     });
 
-    it("accepts the seed's line syntax (-N … --exist <spec>, -A, -D, -F, -X)", async () => {
+    it("accepts the reference's line syntax (-N … --exist <spec>, -A, -D, -F, -X)", async () => {
       begin();
       const [N, C, P, L] = [n('ns'), n('cidr'), n('port'), n('nslabel')];
       await restoreOk(

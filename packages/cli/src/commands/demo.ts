@@ -10,7 +10,7 @@
  *    next apply destroys it.
  * 4. Fault (b): a scale-up's restore fails in userspace in the middle of a batch:
  *    ipset never sent the pending batch, so the session resumes at the batch start
- *    (the seed resumed after the failing line and lost the batch).
+ *    (the reference resumed after the failing line and lost the batch).
  * 5. The final check: the kernel's owned sets equal the desired state, and the
  *    foreign set is byte-identical.
  */
@@ -358,7 +358,7 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
   write(indent(formatApplyReport(inUse, { labels: labelsOf(desired0) }).trimEnd()) + '\n');
   ok = check(inUse.inUseSets.includes(doomedName), `the refused destroy is reported in use, not hidden as success`) && ok;
   say(
-    `the set stays in the kernel, flushed (this is the seed's delta path: -F then -X); \`ipsets apply\` (reconcile) leaves a referenced set untouched instead, so the rule keeps matching what it matched`,
+    `the set stays in the kernel, flushed (this is the reference's delta path: -F then -X); \`ipsets apply\` (reconcile) leaves a referenced set untouched instead, so the rule keeps matching what it matched`,
   );
   kernel.unreference(doomedName);
   say(`the iptables rule is removed; the next apply retries the destroy`);
@@ -375,7 +375,7 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
   const adds = rendered.map((l, i) => (l.startsWith(`-A ${searchSet} `) ? i + 1 : 0)).filter((n) => n > 0);
   const failAt = adds[Math.min(adds.length - 1, 250)]!;
   const fault = { message: 'The set with the given name does not exist', side: 'userspace' as const };
-  // What the seed's recovery would leave behind: the same fault, then a resume after the failing line.
+  // What the reference's recovery would leave behind: the same fault, then a resume after the failing line.
   const seedKernel = FakeKernel.fromJSON(kernel.toJSON());
   seedKernel.failLine(failAt, fault);
   seedKernel.restore(rendered.join('\n'), { exist: true });
@@ -398,7 +398,7 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
       `attempt 2 resumed at line ${formatCount(resumeLine)}, the start of the run of adds to ns-search (${formatCount(failAt - resumeLine)} lines re-sent; -exist makes that safe)`,
     );
   }
-  say(`the seed resumes after line ${formatCount(failAt)}: on the same fault it leaves ${formatCount(lostBySeed.length)} of these ${formatCount(beforeFault.length)} members out of the kernel, and reports success`);
+  say(`the reference implementation (Azure NPM) resumes after line ${formatCount(failAt)}: on the same fault it leaves ${formatCount(lostBySeed.length)} of these ${formatCount(beforeFault.length)} members out of the kernel, and reports success`);
   ok = check(resumeLine !== undefined && resumeLine < failAt, 'the session resumed at the start of the lost batch, not after the failing line') && ok;
   const now1 = new Set(kernel.members(searchSet) ?? []);
   ok = check(beforeFault.every((m) => now1.has(m)), `all ${formatCount(beforeFault.length)} members sent before the failing line are in the kernel`) && ok;

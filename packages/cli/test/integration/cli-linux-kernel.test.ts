@@ -8,8 +8,8 @@ import { copyFile, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { kernelName, parseSave } from '@ipsets/core';
-import { createTestNamespace } from '@ipsets/exec-linux';
-import type { TestNamespace } from '@ipsets/exec-linux';
+import { createTestNamespace } from '@ipsets/exec-linux/testing';
+import type { TestNamespace } from '@ipsets/exec-linux/testing';
 import { describeKernel } from '../helpers/kernel.js';
 import { EXAMPLES, ipsets, tempDir } from '../helpers/run-ipsets.js';
 

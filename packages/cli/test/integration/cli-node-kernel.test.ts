@@ -9,8 +9,9 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { kernelName, parseSave } from '@ipsets/core';
-import { createTestNamespace, readKernelLockHolder } from '@ipsets/exec-linux';
-import type { TestNamespace } from '@ipsets/exec-linux';
+import { readKernelLockHolder } from '@ipsets/exec-linux';
+import { createTestNamespace } from '@ipsets/exec-linux/testing';
+import type { TestNamespace } from '@ipsets/exec-linux/testing';
 import { describeKernel } from '../helpers/kernel.js';
 import { BIN, ipsets, spawnIpsets, tempDir } from '../helpers/run-ipsets.js';
 

@@ -10,8 +10,8 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kernelName } from '@ipsets/core';
-import { createTestNamespace } from '@ipsets/exec-linux';
-import type { TestNamespace } from '@ipsets/exec-linux';
+import { createTestNamespace } from '@ipsets/exec-linux/testing';
+import type { TestNamespace } from '@ipsets/exec-linux/testing';
 import { describeKernel } from '../helpers/kernel.js';
 import { ipsets, tempDir } from '../helpers/run-ipsets.js';
 

@@ -12,7 +12,7 @@ describe('runDemo', () => {
     for (const step of ['== 1.', '== 2.', '== 3.', '== 4.', '== 5.']) expect(out).toContain(step);
     expect(out).toContain('set-in-use');
     expect(out).toContain('resume-batch');
-    expect(out).toMatch(/the seed resumes after line \d+: on the same fault it leaves [1-9]\d* of these/);
+    expect(out).toMatch(/the reference implementation \(Azure NPM\) resumes after line \d+: on the same fault it leaves [1-9]\d* of these/);
   });
 
   it('is the same story for the same seed (timings aside)', async () => {

@@ -1,5 +1,5 @@
 /**
- * Plan lines with the seed's apply handlers (spec/azure-npm.md §e.1, as planApply
+ * Plan lines with the reference's apply handlers (docs/reference-behaviour.md §e.1, as planApply
  * uses them), for session tests that need plans without a manager.
  */
 import { APPLY_HANDLERS } from '../../src/plan-apply.js';

@@ -48,7 +48,7 @@ export function killed(signal = 'SIGSEGV'): CommandResult {
   return { exitCode: signal === 'SIGSEGV' ? 139 : 137, stdout: '', stderr: '', signal };
 }
 
-/** Verbatim kernel/userspace messages (spec/ipset-semantics.md §3). */
+/** Verbatim kernel/userspace messages (docs/ipset-semantics.md §3). */
 export const MSG = {
   setMissing: 'The set with the given name does not exist',
   setExists: 'Set cannot be created: set with the same name already exists',

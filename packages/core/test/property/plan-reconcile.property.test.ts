@@ -17,10 +17,8 @@ import { runRestoreSession } from '../../src/session.js';
 import type { CommandResult, CreateSpec, DesiredSet, DesiredState, IpsetPort, SavedSet, SetHeader } from '../../src/types.js';
 import { MSG, lineError, ok } from '../helpers/scripted-port.js';
 
-const seed = Number(process.env.FC_SEED) || undefined;
 const numRuns = Number(process.env.FC_NUM_RUNS) || 300;
-console.log(`plan-reconcile.property: FC_SEED=${seed ?? '(random)'}`);
-const params = { seed, numRuns };
+const params = { numRuns };
 
 const OWNER = 'azure-npm-';
 const OWNED = ['azure-npm-o1', 'azure-npm-o2', 'azure-npm-o3', 'azure-npm-o4', 'azure-npm-o5', 'azure-npm-o6'];
@@ -154,7 +152,7 @@ function restore(k: Kernel, text: string): CommandResult {
 }
 
 function save(k: Kernel): SavedSet[] {
-  // Save order: non-list sets first, then lists (spec §5.3); insertion order otherwise.
+  // Save order: non-list sets first, then lists (docs/ipset-semantics.md §5.3); insertion order otherwise.
   const all = [...k.sets.entries()];
   const ordered = [...all.filter(([, s]) => s.type !== 'list:set'), ...all.filter(([, s]) => s.type === 'list:set')];
   return ordered.map(([name, s]) => ({ name, type: s.type, options: s.options, members: [...s.members.values()] }));

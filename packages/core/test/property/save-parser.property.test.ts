@@ -3,10 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { parseListHeaders, parseListNames, parseSave } from '../../src/save-parser.js';
 import type { SavedSet, SetHeader } from '../../src/types.js';
 
-const seed = Number(process.env.FC_SEED) || undefined;
 const numRuns = Number(process.env.FC_NUM_RUNS) || 300;
-console.log(`save-parser.property: FC_SEED=${seed ?? '(random)'}`);
-const params = { seed, numRuns };
+const params = { numRuns };
 
 const nameChar = fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz0123456789-_.:/'.split(''));
 const setName = fc
@@ -38,7 +36,7 @@ const savedSets = fc
   )
   .map((sets) => sets as SavedSet[]);
 
-/** Writes sets the way `ipset save` does (§5.1). */
+/** Writes sets the way `ipset save` does (docs/ipset-semantics.md §5.1). */
 function formatSave(sets: readonly SavedSet[], eol: string, finalNewline: boolean): string {
   const lines: string[] = [];
   for (const set of sets) {

@@ -13,10 +13,8 @@ import { runRestoreSession } from '../../src/session.js';
 import type { ErrorHandler, IpsetPort, PlanLine, RestorePlan } from '../../src/types.js';
 import { MSG, killed, lineError, ok, fail } from '../helpers/scripted-port.js';
 
-const seed = Number(process.env.FC_SEED) || undefined;
 const numRuns = Number(process.env.FC_NUM_RUNS) || 500;
-console.log(`session.property: FC_SEED=${seed ?? '(random)'}`);
-const params = { seed, numRuns };
+const params = { numRuns };
 
 // ---------------------------------------------------------------------------
 // A kernel model at the level of restore text.
@@ -40,7 +38,7 @@ function parseLine(text: string): TextLine {
 /**
  * ipset 7.17 under `-exist`: create of an existing set, add of a present member, del
  * of an absent one and destroy of a missing set are no-ops. An add/del on a missing
- * set is an error (userspace, §3.1): `applyLine` reports it and changes nothing.
+ * set is an error (userspace, docs/ipset-semantics.md §3.1): `applyLine` reports it and changes nothing.
  */
 function applyLine(state: State, line: TextLine): boolean {
   const members = state.get(line.set);

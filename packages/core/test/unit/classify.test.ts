@@ -4,7 +4,7 @@ import type { ErrorSide, IpsetErrorKind } from '../../src/types.js';
 
 const V = 'ipset v7.17: ';
 
-/** Every message of spec/ipset-semantics.md §3.1/§3.2 (after `Error in line N: `), verbatim, with its kind and side. */
+/** Every message of docs/ipset-semantics.md §3.1/§3.2 (after `Error in line N: `), verbatim, with its kind and side. */
 const lineMessages: [message: string, kind: IpsetErrorKind, side: ErrorSide, options?: ClassifyOptions][] = [
   // 3.1 set level
   ['The set with the given name does not exist', 'set-missing', 'userspace', { op: 'add' }],
@@ -62,18 +62,18 @@ const lineMessages: [message: string, kind: IpsetErrorKind, side: ErrorSide, opt
   ['Cannot parse 8 as an ICMP type/code.', 'syntax', 'userspace'],
   ["Syntax error: '256' is out of range 0-255", 'syntax', 'userspace'],
   ['Invalid add command: missing setname', 'syntax', 'userspace'],
-  // beyond §3: another process is dumping the set
+  // beyond docs/ipset-semantics.md §3: another process is dumping the set
   ['Kernel error received: Device or resource busy', 'busy', 'kernel'],
   ['Kernel error received: ipset protocol error', 'unknown', 'kernel'],
 ];
 
-describe('classifyIpsetError: messages with a line number (§3.1, §3.2)', () => {
+describe('classifyIpsetError: messages with a line number (docs/ipset-semantics.md §3.1, §3.2)', () => {
   it.each(lineMessages)('%j → %s (%s) %j', (message, kind, side, options) => {
     const result = classifyIpsetError(`${V}Error in line 7: ${message}\n`, { exitCode: 1, ...options });
     expect(result).toEqual({ kind, side, line: 7, message, transient: kind === 'busy' });
   });
 
-  it('classifies the same messages outside restore mode (§3.5): no line', () => {
+  it('classifies the same messages outside restore mode (docs/ipset-semantics.md §3.5): no line', () => {
     for (const [message, kind, side, options] of lineMessages) {
       const result = classifyIpsetError(`${V}${message}\n`, { exitCode: 1, ...options });
       expect(result).toEqual({ kind, side, message, transient: kind === 'busy' });
@@ -97,7 +97,7 @@ describe('classifyIpsetError: messages with a line number (§3.1, §3.2)', () =>
   });
 });
 
-/** Every parameter problem of §3.3 and the P rows of §3.1/§3.2, verbatim. */
+/** Every parameter problem of docs/ipset-semantics.md §3.3 and the P rows of docs/ipset-semantics.md §3.1/§3.2, verbatim. */
 const parameterMessages = [
   'No command specified: unknown argument foo',
   'No command specified.',
@@ -117,7 +117,7 @@ const parameterMessages = [
   'Unknown argument foo',
 ];
 
-describe('classifyIpsetError: parameter problems (§3.3)', () => {
+describe('classifyIpsetError: parameter problems (docs/ipset-semantics.md §3.3)', () => {
   it.each(parameterMessages)('%j → parameter, userspace, no line', (message) => {
     const stderr = `${V}${message}\nTry \`ipset help' for more information.\n`;
     expect(classifyIpsetError(stderr, { exitCode: 2 })).toEqual({
@@ -134,7 +134,7 @@ describe('classifyIpsetError: parameter problems (§3.3)', () => {
   });
 });
 
-/** The port / service errors of §3.4, verbatim. */
+/** The port / service errors of docs/ipset-semantics.md §3.4, verbatim. */
 const portErrors = [
   "Syntax error: '70000' is out of range 0-65535\nSyntax error: 'tcp' is invalid as number\ncannot parse '70000' as a tcp port",
   "Syntax error: 'nosuchservice' is invalid as number\nSyntax error: 'tcp' is invalid as number\ncannot parse 'nosuchservice' as a tcp port",
@@ -143,7 +143,7 @@ const portErrors = [
   "Syntax error: 'tcp:' is invalid as number\nSyntax error: 'tcp' is invalid as number\ncannot parse 'tcp:' as a tcp port",
 ];
 
-describe('classifyIpsetError: port errors (§3.4)', () => {
+describe('classifyIpsetError: port errors (docs/ipset-semantics.md §3.4)', () => {
   it.each(portErrors)('%j → syntax, userspace, no line', (message) => {
     expect(classifyIpsetError(`${V}${message}\n`, { exitCode: 1 })).toEqual({
       kind: 'syntax',
@@ -155,7 +155,7 @@ describe('classifyIpsetError: port errors (§3.4)', () => {
 });
 
 describe('classifyIpsetError: crashes and signals', () => {
-  it('exit 139 without output is a SIGSEGV crash, not transient (§2.3 icmpv6 case)', () => {
+  it('exit 139 without output is a SIGSEGV crash, not transient (docs/ipset-semantics.md §2.3 icmpv6 case)', () => {
     expect(classifyIpsetError('', { exitCode: 139 })).toEqual({
       kind: 'crash',
       side: 'userspace',
@@ -209,7 +209,7 @@ describe('classifyIpsetError: unknown output', () => {
       transient: false,
     });
   });
-  it('test-line output (§1.5) is unknown', () => {
+  it('test-line output (docs/ipset-semantics.md §1.5) is unknown', () => {
     expect(classifyIpsetError('3.3.3.3 is NOT in set a.\n', { exitCode: 1 }).kind).toBe('unknown');
   });
   it('an element-exists message is not mistaken for set-exists', () => {

@@ -47,14 +47,14 @@ function start(state: Start): { cache: DirtyCache; set: ReturnType<typeof member
   return { cache, set, warnings };
 }
 
-// spec/azure-npm.md §c, the operation table, with the §g.2.5 fix for create on a destroyed set.
-describe('dirty cache table (spec §c)', () => {
+// docs/reference-behaviour.md §c, the operation table, with the docs/reference-behaviour.md §g.2.5 fix for create on a destroyed set.
+describe('dirty cache table (docs/reference-behaviour.md §c)', () => {
   const cases: Array<[string, Start, (c: DirtyCache, set: ReturnType<typeof members>) => void, unknown, number]> = [
     ['create on absent → toCreate (all current members implicit)', 'absent', (c, s) => c.create('s', 'k', s), { state: 'create' }, 0],
     ['create on toCreate → no change', 'create', (c, s) => c.create('s', 'k', s), { state: 'create' }, 0],
     ['create on toUpdate → no change + warning', 'update', (c, s) => c.create('s', 'k', s), { state: 'update', toAdd: ['b'], toDelete: ['c'] }, 1],
     [
-      'create on toDestroy → toUpdate diffed against current members (fixes §g.2.5)',
+      'create on toDestroy → toUpdate diffed against current members (fixes docs/reference-behaviour.md §g.2.5)',
       'destroy',
       (c, s) => c.create('s', 'k', s),
       { state: 'update', toAdd: ['b'], toDelete: ['c'] },

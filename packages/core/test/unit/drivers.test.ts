@@ -11,7 +11,7 @@ const NS: SetMetadata = { name: 'default', type: 'namespace' };
 const POD: SetMetadata = { name: 'app:web', type: 'keyValueLabelOfPod' };
 const nameOf = (m: SetMetadata): string => kernelName(prefixedName(m));
 
-/** `ipset list -t` text for (name, references) pairs, in the layout of spec §5.2. */
+/** `ipset list -t` text for (name, references) pairs, in the layout of docs/ipset-semantics.md §5.2. */
 function listT(sets: [name: string, references: number, type?: string][]): string {
   return (
     sets
@@ -52,7 +52,7 @@ describe('applyIPSets', () => {
     expect(m.consecutiveApplyFailures).toBe(0);
   });
 
-  it('keeps a set whose line was skipped dirty and resends it next time (fixes §g.2.1 silent partial success)', async () => {
+  it('keeps a set whose line was skipped dirty and resends it next time (fixes docs/reference-behaviour.md §g.2.1 silent partial success)', async () => {
     const m = new IPSetManager();
     m.addToSets([NS], '10.0.0.1', 'pod-a');
     m.addToSets([POD], '10.0.0.2', 'pod-b');
@@ -289,7 +289,7 @@ describe('applyIPSetsWithSave reads the save only when something is to be added 
   });
 });
 
-describe('resetIPSets (spec §f, DESIGN §3.7)', () => {
+describe('resetIPSets (docs/reference-behaviour.md §f)', () => {
   const O1 = 'azure-npm-111';
   const O2 = 'azure-npm-222';
   const O3 = 'azure-npm-333';
@@ -308,7 +308,7 @@ describe('resetIPSets (spec §f, DESIGN §3.7)', () => {
     );
     const report = await resetIPSets(port);
     expect(port.calls.map((c) => c.method)).toEqual(['listNames', 'listHeaders', 'restore', 'listHeaders', 'restore']);
-    // Prefix, not substring (fixes §g.2.12): my-azure-npm-thing and kube-proxy-x are never touched.
+    // Prefix, not substring (fixes docs/reference-behaviour.md §g.2.12): my-azure-npm-thing and kube-proxy-x are never touched.
     expect(port.restores[0]).toBe(`-F ${O1}\n-F ${O3}\n`);
     expect(port.restores[1]).toBe(`-X ${O1}\n-X ${O3}\n`);
     expect(report).toMatchObject({
@@ -376,7 +376,7 @@ describe('resetIPSets (spec §f, DESIGN §3.7)', () => {
     expect(m3.hasDirtyChanges).toBe(true);
   });
 
-  it('never runs a flush or destroy of every set (the seed fast path)', async () => {
+  it('never runs a flush or destroy of every set (the reference fast path)', async () => {
     const port = createScriptedPort({ listNames: [ok(`${O1}\n`)], listHeaders: [ok(listT([[O1, 0]])), ok(listT([[O1, 0]]))] });
     await resetIPSets(port);
     for (const text of port.restores) for (const line of text.split('\n').filter(Boolean)) expect(line).toMatch(/^-[FX] azure-npm-\S+$/);
@@ -419,7 +419,7 @@ describe('resetIPSets (spec §f, DESIGN §3.7)', () => {
     expect(report).toMatchObject({ vanished: [O1], failed: [O2], destroyed: [O3], converged: false });
   });
 
-  it('fails with KERNEL_READ_FAILED when list -n fails, touching nothing (the seed read that as "no sets")', async () => {
+  it('fails with KERNEL_READ_FAILED when list -n fails, touching nothing (the reference read that as "no sets")', async () => {
     const port = createScriptedPort({ listNames: [fail('ipset v7.17: Kernel error received: Operation not permitted')] });
     expect(isIpsetsError(await rejection(resetIPSets(port)), 'KERNEL_READ_FAILED')).toBe(true);
     expect(port.restores).toEqual([]);

@@ -1,4 +1,4 @@
-/** Fixtures shared by the manager and plan tests: the seed's unit-test sets and their kernel names (spec §a.2). */
+/** Fixtures shared by the manager and plan tests: the reference's unit-test sets and their kernel names (docs/reference-behaviour.md §a.2). */
 import { IPSetManager } from '../../src/manager.js';
 import type { IPSetManagerConfig } from '../../src/manager.js';
 import { planApply } from '../../src/plan-apply.js';

@@ -131,7 +131,7 @@ describe('IPSetManager: creating sets', () => {
 });
 
 describe('IPSetManager: set kinds and types', () => {
-  it('fixes §g.2.8: the shared-prefix pair names one set, which keeps its type and kind', () => {
+  it('fixes docs/reference-behaviour.md §g.2.8: the shared-prefix pair names one set, which keeps its type and kind', () => {
     const m = manager();
     m.addToSets([{ name: 'app', type: 'keyLabelOfPod' }], '10.0.0.1', 'p');
     m.addToSets([{ name: 'app', type: 'keyValueLabelOfPod' }], '10.0.0.2', 'p');
@@ -143,7 +143,7 @@ describe('IPSetManager: set kinds and types', () => {
     expect(m.getIPSet('nslabel-team')!.members).toEqual(['ns-test-ns-set', 'podlabel-test-keyPod-set']);
   });
 
-  it('fixes §g.2.8: a set is only ever used as its kind', () => {
+  it('fixes docs/reference-behaviour.md §g.2.8: a set is only ever used as its kind', () => {
     const m = manager();
     m.createIPSets([NS, KEY_NS]);
     const before = observable(m);
@@ -185,8 +185,8 @@ describe('IPSetManager: members', () => {
     expect(m.getIPSet('ns-test-ns-set')!.podKeys.get('10.0.0.0/24')).toBe('c');
   });
 
-  // spec §b.9 lists, with the fixes: member form must fit the set type (§g.2.9), /0 is
-  // judged from the parsed prefix (§g.2.10), and nothing that could break a restore line.
+  // docs/reference-behaviour.md §b.9 lists, with the fixes: member form must fit the set type (docs/reference-behaviour.md §g.2.9), /0 is
+  // judged from the parsed prefix (docs/reference-behaviour.md §g.2.10), and nothing that could break a restore line.
   const valid: Array<[SetMetadata, string]> = [
     [NS, '172.17.0.0/16'],
     [CIDR, '172.17.1.0/24 nomatch'],
@@ -202,28 +202,28 @@ describe('IPSetManager: members', () => {
   });
 
   const invalid: Array<[string, SetMetadata, string]> = [
-    ['§b.9', NS, '1234'],
-    ['§b.9', NS, '256.1.2.3'],
-    ['§b.9', NS, ''],
+    ['docs/reference-behaviour.md §b.9', NS, '1234'],
+    ['docs/reference-behaviour.md §b.9', NS, '256.1.2.3'],
+    ['docs/reference-behaviour.md §b.9', NS, ''],
     ['mixed family', { ...NS, family: 'inet' as const }, '2001:db8::1'],
     ['mixed family', { ...NS, family: 'inet' as const }, '2001:db8::/32'],
-    ['§b.9', NAMED_PORT, '2001:db8::1,tcp:80'],
+    ['docs/reference-behaviour.md §b.9', NAMED_PORT, '2001:db8::1,tcp:80'],
     ['mixed family', { ...CIDR, family: 'inet6' as const }, '10.0.0.0/8 nomatch'],
-    ['§b.9', NS, '10.0.0.1/33'],
-    ['§g.2.10', NS, '1.1.1.1/0'],
-    ['§g.2.10', CIDR, '0.0.0.0/0'],
-    ['§g.2.10', CIDR, '10.0.0.0/00'],
-    ['§b.9', NS, '310.0.0.0/8'],
-    ['§b.9', NS, 'x.x.x.x/8'],
-    ['§b.9', NS, 'x.x.x.x'],
-    ['§b.9', NAMED_PORT, 'x.x.x.x,80'],
-    ['§b.9', NAMED_PORT, ',80'],
-    ['§g.2.9', NAMED_PORT, '10.10.2.0/28 nomatch'],
-    ['§g.2.9', NAMED_PORT, '10.0.0.1'],
-    ['§g.2.9', NAMED_PORT, '192.168.0.0/24,tcp:25227'],
-    ['§g.2.9', NS, '10.0.0.1,tcp:80'],
-    ['§g.2.9', CIDR, '10.0.0.1,80'],
-    ['§g.2.9', KEY_POD, '10.0.0.1 nomatch nomatch'],
+    ['docs/reference-behaviour.md §b.9', NS, '10.0.0.1/33'],
+    ['docs/reference-behaviour.md §g.2.10', NS, '1.1.1.1/0'],
+    ['docs/reference-behaviour.md §g.2.10', CIDR, '0.0.0.0/0'],
+    ['docs/reference-behaviour.md §g.2.10', CIDR, '10.0.0.0/00'],
+    ['docs/reference-behaviour.md §b.9', NS, '310.0.0.0/8'],
+    ['docs/reference-behaviour.md §b.9', NS, 'x.x.x.x/8'],
+    ['docs/reference-behaviour.md §b.9', NS, 'x.x.x.x'],
+    ['docs/reference-behaviour.md §b.9', NAMED_PORT, 'x.x.x.x,80'],
+    ['docs/reference-behaviour.md §b.9', NAMED_PORT, ',80'],
+    ['docs/reference-behaviour.md §g.2.9', NAMED_PORT, '10.10.2.0/28 nomatch'],
+    ['docs/reference-behaviour.md §g.2.9', NAMED_PORT, '10.0.0.1'],
+    ['docs/reference-behaviour.md §g.2.9', NAMED_PORT, '192.168.0.0/24,tcp:25227'],
+    ['docs/reference-behaviour.md §g.2.9', NS, '10.0.0.1,tcp:80'],
+    ['docs/reference-behaviour.md §g.2.9', CIDR, '10.0.0.1,80'],
+    ['docs/reference-behaviour.md §g.2.9', KEY_POD, '10.0.0.1 nomatch nomatch'],
     ['injection', NS, '10.0.0.1\n-X azure-npm-48454gha3irmkdh1wlh1'],
     ['injection', NS, '10.0.0.1 # comment'],
     ['injection', NS, ' 10.0.0.1'],
@@ -241,7 +241,7 @@ describe('IPSetManager: members', () => {
     expect(observable(m)).toEqual(before);
   });
 
-  it('fixes §g.2.15: an invalid member in removeFromSets says "remove", not "add"', () => {
+  it('fixes docs/reference-behaviour.md §g.2.15: an invalid member in removeFromSets says "remove", not "add"', () => {
     const m = manager();
     m.addToSets([NS], '10.0.0.1', 'p');
     const error = failure(() => m.removeFromSets([NS], '10.0.0.300', 'p'), 'INVALID_MEMBER');
@@ -300,7 +300,7 @@ describe('IPSetManager: members', () => {
     expect(text(m)).toBe(lines(`-N ${K.CIDR} --exist nethash maxelem 4294967295`, `-D ${K.CIDR} 10.0.0.0/24`));
   });
 
-  it('fixes §g.2.7: addToSets is all-or-nothing', () => {
+  it('fixes docs/reference-behaviour.md §g.2.7: addToSets is all-or-nothing', () => {
     const m = manager();
     m.addToSets([NS], '10.0.0.9', 'p');
     applyAll(m);
@@ -313,7 +313,7 @@ describe('IPSetManager: members', () => {
     expect(observable(m)).toEqual(before);
   });
 
-  it('fixes §g.2.7: removeFromSets is all-or-nothing', () => {
+  it('fixes docs/reference-behaviour.md §g.2.7: removeFromSets is all-or-nothing', () => {
     const m = manager();
     m.addToSets([NS, KEY_POD], '10.0.0.1', 'p');
     m.createIPSets([KEY_NS]);
@@ -373,7 +373,7 @@ describe('IPSetManager: lists', () => {
     expect(m.hasIPSet('nestedlabel-missing')).toBe(false);
   });
 
-  it('fixes §g.2.7: addToLists and removeFromList are all-or-nothing', () => {
+  it('fixes docs/reference-behaviour.md §g.2.7: addToLists and removeFromList are all-or-nothing', () => {
     const m = manager();
     m.addToLists([KEY_NS], [NS, KEY_POD]);
     applyAll(m);
@@ -384,7 +384,7 @@ describe('IPSetManager: lists', () => {
     expect(observable(m)).toEqual(before);
   });
 
-  it('fixes §g.2.6: force-deleting a list releases its members\' reference counts', () => {
+  it('fixes docs/reference-behaviour.md §g.2.6: force-deleting a list releases its members\' reference counts', () => {
     const m = manager();
     m.addToLists([NESTED], [KEY_POD, KV_POD]);
     applyAll(m);
@@ -392,7 +392,7 @@ describe('IPSetManager: lists', () => {
     expect(m.deleteIPSet('nestedlabel-test-nestedlabel-list', 'force')).toBe(true);
     expect(m.getIPSet('podlabel-test-keyPod-set')!.ipsetReferCount).toBe(0);
     expect(m.getIPSet('podlabel-test-keyPod-set')!.kernelReferCount).toBe(0);
-    // The seed leaks the counts here, so the former members could never be deleted.
+    // The reference leaks the counts here, so the former members could never be deleted.
     expect(m.deleteIPSet('podlabel-test-keyPod-set', 'soft')).toBe(true);
     expect(m.reconcile()).toEqual(['podlabel-test-kvPod-set']);
     expect(text(m)).toBe(
@@ -407,7 +407,7 @@ describe('IPSetManager: lists', () => {
     );
   });
 
-  it('fixes §g.2.6: in on-need mode a force-deleted list\'s members can leave the kernel', () => {
+  it('fixes docs/reference-behaviour.md §g.2.6: in on-need mode a force-deleted list\'s members can leave the kernel', () => {
     const m = manager({ mode: 'on-need' });
     m.addToLists([NESTED], [KEY_POD]);
     m.addToSets([KEY_POD], '10.0.0.1', 'p');
@@ -567,7 +567,7 @@ describe('IPSetManager: on-need mode', () => {
     expect(m.size).toBe(3); // still cached
   });
 
-  it('fixes §g.2.5: on-need re-create diff uses the current members', () => {
+  it('fixes docs/reference-behaviour.md §g.2.5: on-need re-create diff uses the current members', () => {
     const m = manager({ mode: 'on-need' });
     m.addToSets([NS], '10.0.0.1', 'a');
     m.addToSets([NS], '10.0.0.2', 'b');
@@ -577,7 +577,7 @@ describe('IPSetManager: on-need mode', () => {
     m.removeFromSets([NS], '10.0.0.1', 'a'); // not recorded: not in the kernel
     m.addToSets([NS], '10.0.0.3', 'c'); // not recorded
     m.addReference(NS, 'np', 'selector'); // back before the apply
-    // The seed emits -D .1 and -D .2 and never adds .3.
+    // The reference emits -D .1 and -D .2 and never adds .3.
     expect(text(m)).toBe(lines(`-N ${K.NS} --exist nethash`, `-D ${K.NS} 10.0.0.1`, `-A ${K.NS} 10.0.0.3`));
   });
 
@@ -638,7 +638,7 @@ describe('IPSetManager: the shared empty set', () => {
 });
 
 describe('IPSetManager: reading', () => {
-  it('fixes §g.2.17: getIPSet returns a frozen snapshot, not the live set', () => {
+  it('fixes docs/reference-behaviour.md §g.2.17: getIPSet returns a frozen snapshot, not the live set', () => {
     const m = manager();
     m.addToSets([NS], '10.0.0.1', 'p');
     const snap = m.getIPSet('ns-test-ns-set')!;
@@ -718,7 +718,7 @@ describe('IPSetManager: consecutive apply failures', () => {
     expect(m.consecutiveApplyFailures).toBe(3);
   });
 
-  it('defaults to the seed\'s limit of 100', () => {
+  it('defaults to the reference\'s limit of 100', () => {
     const m = manager();
     for (let i = 0; i < 99; i++) m.recordApplyResult(false);
     failure(() => m.recordApplyResult(false), 'MAX_CONSECUTIVE_FAILURES');

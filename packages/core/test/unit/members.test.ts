@@ -39,7 +39,7 @@ describe('canonicalMember hash:net', () => {
     ['10.2.3.4/16 nomatch', '10.2.0.0/16 nomatch'],
     ['10.0.0.1/32 nomatch', '10.0.0.1 nomatch'],
     ['10.0.0.1 nomatch', '10.0.0.1 nomatch'],
-    // seed examples of spec/azure-npm.md §b.9 that are valid for hash:net
+    // seed examples of docs/reference-behaviour.md §b.9 that are valid for hash:net
     ['172.17.0.0/16', '172.17.0.0/16'],
     ['172.17.1.0/24 nomatch', '172.17.1.0/24 nomatch'],
     ['10.0.0.0', '10.0.0.0'],
@@ -52,7 +52,7 @@ describe('canonicalMember hash:net', () => {
   });
 
   const invalid: [string, RegExp][] = [
-    // seed-invalid examples (§b.9)
+    // seed-invalid examples (docs/reference-behaviour.md §b.9)
     ['1234', /dotted-decimal/],
     ['256.1.2.3', /dotted-decimal/],
     ['', /empty/],
@@ -129,7 +129,7 @@ describe('canonicalMember hash:ip,port', () => {
     ['10.0.0.1,tcp:0', '10.0.0.1,tcp:0'],
     ['10.0.0.1,tcp:65535', '10.0.0.1,tcp:65535'],
     ['0.0.0.1,udp:1', '0.0.0.1,udp:1'],
-    // seed example of §b.9 that is valid for hash:ip,port
+    // reference example of docs/reference-behaviour.md §b.9 that is valid for hash:ip,port
     ['192.168.0.1,tcp:25227', '192.168.0.1,tcp:25227'],
   ];
   it.each(valid)('%j → %j', (input, expected) => {
@@ -138,7 +138,7 @@ describe('canonicalMember hash:ip,port', () => {
   });
 
   const invalid: [string, RegExp][] = [
-    // seed examples of §b.9
+    // seed examples of docs/reference-behaviour.md §b.9
     ['192.168.0.0/24,tcp:25227', /CIDR/],
     ['172.17.0.0/16', /CIDR/],
     ['172.17.1.0/24 nomatch', /CIDR/],
@@ -213,7 +213,7 @@ describe('canonicalMemberForType', () => {
     expect(canonicalMemberForType('keyValueLabelOfNamespace', 'azure-npm-123')).toBe('azure-npm-123');
     expect(canonicalMemberForType('nestedLabelOfPod', 'azure-npm-123')).toBe('azure-npm-123');
   });
-  it('fixes §g.2.9: member format is checked against the set type', () => {
+  it('fixes docs/reference-behaviour.md §g.2.9: member format is checked against the set type', () => {
     expect(() => canonicalMemberForType('namedPorts', '10.10.2.0/28 nomatch')).toThrow(/INVALID|hash:ip,port/);
     expect(() => canonicalMemberForType('namespace', '10.0.0.1,tcp:80')).toThrow(/hash:ip,port/);
     expect(() => canonicalMemberForType('nestedLabelOfPod', 'a b')).toThrow(/Invalid set name/);

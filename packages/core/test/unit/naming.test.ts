@@ -13,7 +13,7 @@ import {
 } from '../../src/naming.js';
 import { isIpsetsError } from '../../src/errors.js';
 
-// spec/azure-npm.md §a.2, both tables.
+// docs/reference-behaviour.md §a.2, both tables.
 const VECTORS: ReadonlyArray<[prefixed: string, sha: string, fnv: string | undefined]> = [
   ['ns-test', 'azure-npm-343gyx4g1wf87lwlewvk', 'azure-npm-3863441321'],
   ['podlabel-x:YMaaIZ', 'azure-npm-61b0uqiiz2delucbmvi2', 'azure-npm-2900316864'],
@@ -94,7 +94,7 @@ describe('digests', () => {
       '248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1',
     ],
     ['a'.repeat(1000), '41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3'],
-    ['ns-test', '7cee884e' /* prefix from spec §a.2 */],
+    ['ns-test', '7cee884e' /* prefix from docs/reference-behaviour.md §a.2 */],
   ])('sha256(%j) starts with the reference digest', (input, hex) => {
     expect(sha256Hex(input).startsWith(hex)).toBe(true);
     expect(sha256Hex(input)).toHaveLength(64);

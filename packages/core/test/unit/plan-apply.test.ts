@@ -50,7 +50,7 @@ describe('planApply', () => {
     expect(text(m)).toBe(MIXED);
   });
 
-  it('gives every line the seed\'s section and handlers', () => {
+  it('gives every line the reference\'s section and handlers', () => {
     const m = applied();
     mixedChanges(m);
     const plan = planApply(m);
@@ -82,7 +82,7 @@ describe('planApply', () => {
     expect(add).toEqual({ op: 'add', set: K.NESTED, member: K.KEY_POD, section: 'add/update-nestedlabel-test-nestedlabel-list', onError: APPLY_HANDLERS.addToList });
   });
 
-  it('maps the seed\'s handler table (spec §e.1) to data', () => {
+  it('maps the reference\'s handler table (docs/reference-behaviour.md §e.1) to data', () => {
     expect(APPLY_HANDLERS).toEqual({
       create: [
         { when: 'set-exists', then: 'skip-section', report: 'not-converged' },
@@ -94,7 +94,7 @@ describe('planApply', () => {
       ],
       addToSet: [{ when: 'any', then: 'skip-line', report: 'not-converged' }],
       del: [{ when: 'any', then: 'skip-line', report: 'not-converged' }],
-      // Not in the seed: a list delete of a member set that is gone already holds.
+      // Not in the reference: a list delete of a member set that is gone already holds.
       delFromList: [
         { when: 'member-set-missing', then: 'skip-line', report: 'ignorable' },
         { when: 'any', then: 'skip-line', report: 'not-converged' },
@@ -156,7 +156,7 @@ describe('planApply', () => {
     expect(new IPSetManager().hasDirtyChanges).toBe(false);
   });
 
-  it('plans a create line for an update whose diff cancelled out (as the seed does)', () => {
+  it('plans a create line for an update whose diff cancelled out (as the reference does)', () => {
     const m = applied();
     m.addToSets([NS], '10.0.0.9', 'x');
     m.removeFromSets([NS], '10.0.0.9', 'x');

@@ -6,11 +6,11 @@ import { renderRestore } from '../../src/render.js';
 const OWNER = 'azure-npm-';
 
 describe('planResetFlush', () => {
-  it('flushes each owned name once, in order, section delete-<name>, with the seed reset -F handlers', () => {
+  it('flushes each owned name once, in order, section delete-<name>, with the reference reset -F handlers', () => {
     const plan = planResetFlush(['azure-npm-1', 'azure-npm-2', 'azure-npm-1'], OWNER);
     expect(renderRestore(plan)).toBe('-F azure-npm-1\n-F azure-npm-2\n');
     expect(plan.lines.map((l) => l.section)).toEqual(['delete-azure-npm-1', 'delete-azure-npm-2']);
-    // spec §e.1 reset -F: doesn't-exist → continue (ignorable); any → continue (a failure).
+    // docs/reference-behaviour.md §e.1 reset -F: doesn't-exist → continue (ignorable); any → continue (a failure).
     expect(plan.lines[0]!.onError).toEqual([
       { when: 'set-missing', then: 'skip-line', report: 'ignorable' },
       { when: 'any', then: 'skip-line', report: 'not-converged' },
@@ -18,7 +18,7 @@ describe('planResetFlush', () => {
     expect(plan.lines[0]!.onError).toBe(RESET_FLUSH_HANDLERS);
   });
 
-  it('fixes §g.2.12: refuses a name that only contains the owner prefix (the seed grep matched substrings)', () => {
+  it('fixes docs/reference-behaviour.md §g.2.12: refuses a name that only contains the owner prefix (the reference grep matched substrings)', () => {
     let error: unknown;
     try {
       planResetFlush(['azure-npm-1', 'my-azure-npm-set'], OWNER);
@@ -39,10 +39,10 @@ describe('planResetFlush', () => {
 });
 
 describe('planResetDestroy', () => {
-  it('destroys every name but the leaked ones, with the seed reset -X handlers', () => {
+  it('destroys every name but the leaked ones, with the reference reset -X handlers', () => {
     const plan = planResetDestroy(['azure-npm-1', 'azure-npm-2', 'azure-npm-3'], ['azure-npm-2']);
     expect(renderRestore(plan)).toBe('-X azure-npm-1\n-X azure-npm-3\n');
-    // spec §e.1 reset -X: in-use → continue (a failure: here, in use); doesn't-exist → continue; any → failure.
+    // docs/reference-behaviour.md §e.1 reset -X: in-use → continue (a failure: here, in use); doesn't-exist → continue; any → failure.
     expect(plan.lines[0]!.onError).toEqual([
       { when: 'set-in-use', then: 'skip-line', report: 'in-use' },
       { when: 'set-missing', then: 'skip-line', report: 'ignorable' },

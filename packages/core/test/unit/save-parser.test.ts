@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_PARSE_PROBLEMS, PROBLEM_TEXT_LIMIT, parseListHeaders, parseListNames, parseSave } from '../../src/save-parser.js';
 
-/** The example of spec/ipset-semantics.md §5.1, verbatim. */
+/** The example of docs/ipset-semantics.md §5.1, verbatim. */
 const SPEC_SAVE = `create n hash:net family inet hashsize 1024 maxelem 65536 bucketsize 12 initval 0x68946666
 add n 172.16.0.0/12
 add n 10.0.0.1
@@ -17,7 +17,7 @@ add l n
 `;
 
 describe('parseSave', () => {
-  it('parses the spec example (§5.1)', () => {
+  it('parses the spec example (docs/ipset-semantics.md §5.1)', () => {
     expect(parseSave(SPEC_SAVE)).toEqual({
       sets: [
         {
@@ -49,7 +49,7 @@ describe('parseSave', () => {
     expect(parseSave('\n\n# comment\n')).toEqual({ sets: [], problems: [] });
   });
 
-  it('fixes §d.2/§g.2.11: a create on the very last line is parsed (with and without final newline)', () => {
+  it('fixes docs/reference-behaviour.md §d.2/§g.2.11: a create on the very last line is parsed (with and without final newline)', () => {
     const text = 'create a hash:net family inet\nadd a 10.0.0.1\ncreate b list:set size 8';
     for (const input of [text, `${text}\n`]) {
       const { sets, problems } = parseSave(input);
@@ -59,7 +59,7 @@ describe('parseSave', () => {
     }
   });
 
-  it('fixes §d.2/§g.2.11: a nomatch entry does not stop reading the set', () => {
+  it('fixes docs/reference-behaviour.md §d.2/§g.2.11: a nomatch entry does not stop reading the set', () => {
     const { sets, problems } = parseSave(
       'create a hash:net family inet\nadd a 10.0.0.0/8 nomatch\nadd a 10.1.0.0/16\nadd a 10.2.0.0/16 nomatch\nadd a 10.3.0.1\n',
     );
@@ -162,7 +162,7 @@ describe('parseListNames', () => {
   });
 });
 
-/** The example of spec/ipset-semantics.md §5.2 (plain list), verbatim. */
+/** The example of docs/ipset-semantics.md §5.2 (plain list), verbatim. */
 const SPEC_LIST = `Name: n
 Type: hash:net
 Revision: 7
@@ -201,7 +201,7 @@ describe('parseListHeaders', () => {
     { name: 'l', type: 'list:set', header: 'size 8', references: 0, entries: 2 },
   ];
 
-  it('parses plain list output (§5.2), skipping members', () => {
+  it('parses plain list output (docs/ipset-semantics.md §5.2), skipping members', () => {
     expect(parseListHeaders(SPEC_LIST)).toEqual(expected);
   });
 

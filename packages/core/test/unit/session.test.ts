@@ -21,7 +21,7 @@ function indicesOf(plan: RestorePlan, text: string): number[] {
 }
 
 /**
- * The seed's resume rule (spec/azure-npm.md §e.3): omit every line up to and
+ * The reference's resume rule (docs/reference-behaviour.md §e.3): omit every line up to and
  * including the failing line N, whoever caught the error. Test-only, to show what
  * it loses.
  */
@@ -96,7 +96,7 @@ describe('restore session: success and shape', () => {
   });
 });
 
-describe('restore session: the seed handler rules (spec/azure-npm.md §e.1), kernel-caught errors', () => {
+describe('restore session: the reference handler rules (docs/reference-behaviour.md §e.1), kernel-caught errors', () => {
   it('-N already exists: skips the whole section, resumes after N, reports the set not converged', async () => {
     const plan = planOf(create(A), create(B), add(A, '10.0.0.1'), add(B, '10.0.0.2'), add(A, '10.0.0.3'));
     const port = createScriptedPort({ restore: [lineError(2, MSG.setExists), ok()] });
@@ -222,7 +222,7 @@ describe('restore session: ends instead of wasting tries', () => {
   it('handled errors do not use the budget: 12 lines failing one per run with maxAttempts 2 still end, every other line applied', async () => {
     const lines = Array.from({ length: 12 }, (_, i) => [create(`${A}${i}`), add(`${A}${i}`, '10.0.0.1')]).flat();
     const plan = planOf(...lines);
-    // Each set's create fails once (one run each): the seed's budget of runs would give up after 2.
+    // Each set's create fails once (one run each): the reference's budget of runs would give up after 2.
     const port = createScriptedPort({ restore: [...Array.from({ length: 12 }, () => lineError(1, NOMEM)), ok()] });
     const report = await runRestoreSession(plan, port, { maxAttempts: 2 });
     expect(port.restores).toHaveLength(12);
@@ -272,7 +272,7 @@ describe('restore session: ends instead of wasting tries', () => {
     expect(report.linesApplied).toBe(0);
   });
 
-  it('ends when no handler matches instead of re-running the same text (spec §e.4: the seed wastes its tries)', async () => {
+  it('ends when no handler matches instead of re-running the same text (docs/reference-behaviour.md §e.4: the reference wastes its tries)', async () => {
     const bare: PlanLine = { op: 'add', set: A, member: '10.0.0.2', section: 's', onError: [] };
     const plan = planOf(create(A), add(A, '10.0.0.1'), bare, add(A, '10.0.0.3'));
     const port = createScriptedPort({ restore: [lineError(3, MSG.hashFull), ok()] });
@@ -298,7 +298,7 @@ describe('restore session: ends instead of wasting tries', () => {
     expect(report.skipped[0]!.outcome).toBe('in-use');
   });
 
-  it('fixes §g.2.3: a parameter problem without a line number ends the session after one run', async () => {
+  it('fixes docs/reference-behaviour.md §g.2.3: a parameter problem without a line number ends the session after one run', async () => {
     const plan = planOf(create(A), del(A, '10.0.0.1'));
     const port = createScriptedPort({
       restore: [fail("ipset v7.17: Unknown argument: `nomatch'\nTry `ipset help' for more information.", 2)],
@@ -395,7 +395,7 @@ describe('restore session: transient errors', () => {
   });
 });
 
-describe('restore session: userspace errors lose the pending batch (spec/ipset-semantics.md §0.1, §2)', () => {
+describe('restore session: userspace errors lose the pending batch (docs/ipset-semantics.md §0.1, §2)', () => {
   // create A, five adds to A, then an add to a set that does not exist.
   const lostBatchPlan = planOf(
     create(A),
@@ -408,7 +408,7 @@ describe('restore session: userspace errors lose the pending batch (spec/ipset-s
     add(A, '10.0.0.6'),
   );
 
-  it('fixes the seed lost-batch defect: every add of the run before a userspace error reaches the port again', async () => {
+  it('fixes the reference lost-batch defect: every add of the run before a userspace error reaches the port again', async () => {
     const port = createScriptedPort({ restore: [lineError(7, MSG.setMissing), ok()] });
     const report = await runRestoreSession(lostBatchPlan, port);
     const first = indicesOf(lostBatchPlan, port.restores[0]!);
@@ -418,7 +418,7 @@ describe('restore session: userspace errors lose the pending batch (spec/ipset-s
     for (const m of ['10.0.0.1', '10.0.0.2', '10.0.0.3', '10.0.0.4', '10.0.0.5']) {
       expect(port.restores[1]).toContain(`-A ${A} ${m}\n`);
     }
-    // The seed's "resume after N" would have dropped all five.
+    // The reference's "resume after N" would have dropped all five.
     const seed = seedStyleResume(first, 7);
     expect(seed).toEqual([7]);
     expect(seed.filter((i) => i >= 1 && i <= 5)).toEqual([]);

@@ -13,7 +13,7 @@ import {
 } from '../../src/set-types.js';
 import type { SetType } from '../../src/types.js';
 
-// spec/azure-npm.md §a.1
+// docs/reference-behaviour.md §a.1
 const TABLE: ReadonlyArray<[SetType, 'set' | 'list', string, string, string, boolean]> = [
   ['namespace', 'set', 'ns-', 'nethash', 'hash:net', true],
   ['keyLabelOfNamespace', 'list', 'nslabel-', 'setlist', 'list:set', false],

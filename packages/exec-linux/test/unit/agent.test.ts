@@ -239,7 +239,7 @@ describe('createIpsetAgent: consecutive failures', () => {
     expect(agent.fatalError).toBeUndefined();
   });
 
-  it('an apply with nothing to do (no attempts) leaves the failure count alone, as in the seed', async () => {
+  it('an apply with nothing to do (no attempts) leaves the failure count alone, as in the reference', async () => {
     const results = [report(false), report(true, { attempts: [], linesTotal: 0, linesApplied: 0 }), report(false)];
     const agent = createIpsetAgent({ manager: new FakeManager(), port, drivers: { apply: async () => results.shift()! } });
     await agent.apply();

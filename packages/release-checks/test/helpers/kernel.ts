@@ -4,8 +4,8 @@
  * otherwise, and FAILS with that reason when `IPSETS_KERNEL_TESTS=require`.
  */
 import { describe, it } from 'vitest';
-import { kernelTestGate } from '@ipsets/exec-linux';
-import type { KernelTestGate } from '@ipsets/exec-linux';
+import { kernelTestGate } from '@ipsets/exec-linux/testing';
+import type { KernelTestGate } from '@ipsets/exec-linux/testing';
 
 async function resolveGate(): Promise<KernelTestGate & { error?: Error }> {
   try {

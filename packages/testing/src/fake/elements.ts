@@ -1,6 +1,6 @@
 /**
  * Userspace parsing of add/del/test arguments (ipset's lib/parse.c), producing one
- * {@link Elem} per line with its exact netlink size for batching (§2.4). Parse failures
+ * {@link Elem} per line with its exact netlink size for batching (docs/ipset-semantics.md §2.4). Parse failures
  * are thrown as {@link ParseFailure}s; the caller decides what survives.
  */
 import { formatIPv4, formatIPv6, parseIPv4, parseIPv6 } from './inet.js';
@@ -85,13 +85,13 @@ export class Elem {
   before = false;
   /** Bytes this element adds to a batch. */
   size = 0;
-  /** The element fits iff batchLength + need <= 4096 (§2.4 fit rule, all attributes). */
+  /** The element fits iff batchLength + need <= 4096 (docs/ipset-semantics.md §2.4 fit rule, all attributes). */
   need = 0;
   /** Injected kernel failure (fault plans). */
   fault: string | null = null;
   /**
    * An icmp type of the other family (`icmpv6:ping` in an inet set): ipset 7.17 reports
-   * this syntax error but parses on as if it succeeded, with the set name lost (§3.2).
+   * this syntax error but parses on as if it succeeded, with the set name lost (docs/ipset-semantics.md §3.2).
    */
   familyError: string | null = null;
 }
@@ -121,7 +121,7 @@ function wFinish(e: Elem): void {
   e.need = wNeed;
 }
 
-/** Netlink size of a batch header for a set name (§2.4 `H`). */
+/** Netlink size of a batch header for a set name (docs/ipset-semantics.md §2.4 `H`). */
 export function batchHeaderSize(setName: string): number {
   return 16 + 4 + 8 + ((4 + byteLength(setName) + 1 + 3) & ~3) + 8 + 4;
 }
@@ -535,7 +535,7 @@ function parseHashElem(e: Elem, text: string, view: SetView): void {
   parseAddress(e, text, view.family, view.type === 'hash:net');
 }
 
-/** Appends the element's attributes in attribute-number order (§2.4). */
+/** Appends the element's attributes in attribute-number order (docs/ipset-semantics.md §2.4). */
 function accountWire(e: Elem, view: SetView): void {
   if (view.type === 'list:set') {
     if (e.before) wAttr(8, 0, 4); // CADT_FLAGS

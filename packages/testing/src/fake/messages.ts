@@ -1,6 +1,6 @@
 /**
  * ipset 7.17's message texts (lib/errcode.c, lib/parse.c, lib/ipset.c), verbatim.
- * Kernel/session texts get `Error in line N: ` in restore mode; see `spec/ipset-semantics.md` §3.
+ * Kernel/session texts get `Error in line N: ` in restore mode; see `docs/ipset-semantics.md` docs/ipset-semantics.md §3.
  */
 
 /** Every line of stderr starts with this. */

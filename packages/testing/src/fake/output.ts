@@ -1,5 +1,5 @@
 /**
- * `ipset save` / `list` / `list -t` / `list -n` formats (§5), byte for byte, with the
+ * `ipset save` / `list` / `list -t` / `list -n` formats (docs/ipset-semantics.md §5), byte for byte, with the
  * fake's stand-ins for the random parts (initval, hash order, memory after collisions).
  */
 import type { HashContent, ListContent, SetContent } from './sets.js';
@@ -46,7 +46,7 @@ function hexDigit(c: number): number {
 }
 
 /**
- * ipset's `-sorted` comparator (bystrcmp, §5.3): base-16 numbers compared as numbers
+ * ipset's `-sorted` comparator (bystrcmp, docs/ipset-semantics.md §5.3): base-16 numbers compared as numbers
  * (a missing number counts as 0), other tokens shorter first then bytewise; after a `/`
  * on both sides the order flips (`/24` before `/16`), and an element without `/` sorts
  * before one with it. Reconstructed from the measured examples, not from the C source.

@@ -2,7 +2,7 @@
  * One run of the ipset userspace tool over a {@link KernelState}: `ipset restore`
  * (line reading, env options, prefix-matched commands, add/del batching into 4096-byte
  * messages, userspace vs kernel errors, first error stops) and single commands.
- * Follows `spec/ipset-semantics.md` §1–§3 and §6.
+ * Follows `docs/ipset-semantics.md` docs/ipset-semantics.md §1–§3 and §6.
  */
 import type { CommandResult } from '@ipsets/core';
 import { parseCreate } from './create.js';
@@ -12,7 +12,7 @@ import { dumpText } from './output.js';
 import type { KernelState } from './state.js';
 import { chunkEnd, isSpace, MISSING_QUOTE, TOO_LONG, tokenize } from './tokenizer.js';
 
-/** Commands of the ipset command table (§1.4), in matching order. */
+/** Commands of the ipset command table (docs/ipset-semantics.md §1.4), in matching order. */
 export type Command =
   | 'create'
   | 'add'
@@ -225,7 +225,7 @@ export class Session {
   }
 
   /**
-   * An icmp type of the other family (§3.2, measured): ipset 7.17's parser reports the
+   * An icmp type of the other family (docs/ipset-semantics.md §3.2, measured): ipset 7.17's parser reports the
    * syntax error but returns success with the set name lost. `del`/`test` then fail on
    * their mandatory attributes (the pending batch is lost). `add` goes to ipset_cmd():
    * when the previous command was an add, may_aggregate_ad() strcmp()s the old set name

@@ -1,6 +1,6 @@
 /**
  * Kernel-side set contents: hash:ip, hash:net, hash:ip,port (inet and inet6) and
- * list:set, with ipset 7.17's add/del/test semantics (§2.5, §3.2, §4) and the
+ * list:set, with ipset 7.17's add/del/test semantics (docs/ipset-semantics.md §2.5, §3.2, §4) and the
  * bookkeeping that `list` prints (entries, memory, hashsize).
  *
  * Member order is insertion order (the real kernel prints hash order, which depends on
@@ -171,7 +171,7 @@ export class HashContent {
     return this.entries.size;
   }
 
-  /** `Size in memory:` — §5.2's no-collision formula plus comment strings. */
+  /** `Size in memory:` — docs/ipset-semantics.md §5.2's no-collision formula plus comment strings. */
   memsize(): number {
     const v4 = this.opts.family === 4;
     const base0 =
@@ -228,7 +228,7 @@ export class HashContent {
       this.entries.set(key, d);
     }
     this.cidrCounts[cidr] = (this.cidrCounts[cidr] ?? 0) + 1;
-    // Growth stand-in: the kernel doubles when a bucket overflows (random); ~3 entries per bucket matches §5.1.
+    // Growth stand-in: the kernel doubles when a bucket overflows (random); ~3 entries per bucket matches docs/ipset-semantics.md §5.1.
     while (this.entries.size > 3 * this.opts.hashsize && this.opts.hashsize < 2 ** 30) this.opts.hashsize *= 2;
     return null;
   }
@@ -499,7 +499,7 @@ export class ListContent {
     return 80 + this.members.length * this.dsize + comments;
   }
 
-  /** Applies one add/del element (list:set semantics, §4). */
+  /** Applies one add/del element (list:set semantics, docs/ipset-semantics.md §4). */
   apply(e: Elem, add: boolean, exist: boolean, sets: SetLookup): string | null {
     const xe = extError(e.ext, this.opts);
     if (xe !== null) return xe;

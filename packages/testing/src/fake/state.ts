@@ -48,7 +48,7 @@ export class KernelState implements SetLookup {
     return this.byName.size;
   }
 
-  /** Sets in output order: every non-list:set in slot order, then every list:set (§5.3). */
+  /** Sets in output order: every non-list:set in slot order, then every list:set (docs/ipset-semantics.md §5.3). */
   ordered(): Slot[] {
     const hash: Slot[] = [];
     const lists: Slot[] = [];
@@ -141,7 +141,7 @@ export function familyOf(c: SetContent): 4 | 6 | 0 {
   return c.kind === 'list' ? 0 : c.opts.family;
 }
 
-/** The kernel's same_set(): hashsize and family are not compared (§2.6). */
+/** The kernel's same_set(): hashsize and family are not compared (docs/ipset-semantics.md §2.6). */
 function sameSet(a: SetContent, b: SetContent): boolean {
   if (a.type !== b.type) return false;
   if (a.kind === 'list' || b.kind === 'list') {

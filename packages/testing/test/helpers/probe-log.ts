@@ -1,6 +1,6 @@
 /**
  * Reads the restore cases of `ipset-probe.log` (the raw evidence behind
- * spec/ipset-semantics.md, copied to test/fixtures) so the fake kernel can replay them.
+ * docs/ipset-semantics.md, copied to test/fixtures) so the fake kernel can replay them.
  */
 import { readFileSync } from 'node:fs';
 

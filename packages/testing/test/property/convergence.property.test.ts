@@ -71,7 +71,7 @@ function withStory<T>(port: FaultyPort, report: ApplyReport, check: () => T): T 
 /**
  * Sets reported failed only because `-D x` lines were skipped whose entry the plan adds
  * back to the same set afterwards (and that add reached the kernel): the flag switch
- * `-D x` + `-A x nomatch` (DESIGN §3.2; under `-exist` the add alone flips the flag), and
+ * `-D x` + `-A x nomatch` (under `-exist` the add alone flips the flag), and
  * the release `-D list member` + `-A list member` around recreating a member of another
  * type (if the release fails, the member stays, and so does the list's membership). The
  * set ends in its desired state although one of its lines failed: a harmless false
@@ -131,7 +131,7 @@ function rebuildAfterCrashFalseAlarms(report: ApplyReport): string[] {
 
 /**
  * Runs a fault-free driver until it is not cut short by its attempt budget. Each error
- * costs one `ipset restore` attempt (at most 5, the seed's limit), so a kernel with more
+ * costs one `ipset restore` attempt (at most 5, the reference's limit), so a kernel with more
  * unfixable lines than that (lists that cannot hold a set stuck as another type) needs
  * more than one run; every run must get further than the one before.
  */

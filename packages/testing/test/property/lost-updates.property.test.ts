@@ -1,7 +1,7 @@
 /**
- * No lost updates (issue #4, DESIGN §3.6): when ipset catches an error in userspace
+ * No lost updates (issue #4): when ipset catches an error in userspace
  * inside a run of add lines, the lines of that run before the error were never sent to
- * the kernel (spec/ipset-semantics.md §0.1). Core's session resends them; the seed
+ * the kernel (docs/ipset-semantics.md §0.1). Core's session resends them; the reference
  * resumed after the failing line and lost them without a trace.
  *
  * The property: after a reconcile with userspace errors planted inside add batches,
@@ -110,10 +110,10 @@ async function runScenario(
 }
 
 /**
- * A port that makes core's session behave like the seed's: a userspace error at line N
+ * A port that makes core's session behave like the reference's: a userspace error at line N
  * is reported as a kernel error at line N (same line, a kernel-side message), so the
  * session believes every line before N reached the kernel and resumes after N — which
- * is exactly what the seed's `ipset restore` loop does with every error.
+ * is exactly what the reference's `ipset restore` loop does with every error.
  */
 function seedStyle(port: IpsetPort): IpsetPort {
   const rewrite = (text: string, result: CommandResult): CommandResult => {
@@ -164,10 +164,10 @@ describe('no lost updates under userspace errors inside add batches', () => {
   });
 
   it('a seed-style session that resumes after line N loses the batch before N (counterexample expected: why the design differs)', async () => {
-    // The seed treats "Error in line N" alike whoever caught it and restarts after N.
+    // The reference treats "Error in line N" alike whoever caught it and restarts after N.
     // ipset never sent the add lines pending before a userspace error, so those members
     // are lost and nothing reports them. This test pins that the property above is not
-    // vacuous: with the seed's resume rule it fails.
+    // vacuous: with the reference's resume rule it fails.
     let failure: unknown;
     try {
       await fc.assert(
@@ -177,12 +177,12 @@ describe('no lost updates under userspace errors inside add batches', () => {
     } catch (error) {
       failure = error;
     }
-    expect(failure, 'the seed-style session was expected to lose an update').toBeInstanceOf(Error);
+    expect(failure, 'the reference-style session was expected to lose an update').toBeInstanceOf(Error);
     // fast-check keeps the property's own error as the cause.
     const cause = (failure as Error & { cause?: unknown }).cause;
     const message = String(cause instanceof Error ? cause.message : failure);
     expect(message).toMatch(/lost updates: \d+ desired member\(s\) are missing/);
     const counterexample = (failure as Error).message.split('\n').find((l) => l.startsWith('Counterexample')) ?? '';
-    console.log(`[${FILE}] expected counterexample of the seed-style session (shrunk):\n${counterexample.slice(0, 600)}${counterexample.length > 600 ? ' …' : ''}\n${message}`);
+    console.log(`[${FILE}] expected counterexample of the reference-style session (shrunk):\n${counterexample.slice(0, 600)}${counterexample.length > 600 ? ' …' : ''}\n${message}`);
   });
 });

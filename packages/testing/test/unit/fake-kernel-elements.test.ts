@@ -1,5 +1,5 @@
 /**
- * Element parsing and canonical forms (spec/ipset-semantics.md §4): every row of the
+ * Element parsing and canonical forms (docs/ipset-semantics.md §4): every row of the
  * probe log's normalisation table (real ipset 7.17) replayed on the fake kernel, plus
  * the list:set ordering rules and hash:ip netmask/range expansion.
  */
@@ -60,7 +60,7 @@ function versionSort(xs: string[]): string[] {
   });
 }
 
-describe('§4 normalisation table (probe log section 3b)', () => {
+describe('docs/ipset-semantics.md §4 normalisation table (probe log section 3b)', () => {
   const rows = readRows();
   it('reads the whole table', () => {
     expect(rows.length).toBeGreaterThan(120);
@@ -81,7 +81,7 @@ describe('§4 normalisation table (probe log section 3b)', () => {
   }
 });
 
-describe('§4 further canonical forms', () => {
+describe('docs/ipset-semantics.md §4 further canonical forms', () => {
   it('hash:ip netmask 24: a /16 becomes 256 entries, an address its network', () => {
     const { k } = run(['create a hash:ip netmask 24', 'add a 10.0.0.0/16', 'create b hash:ip netmask 24', 'add b 10.1.2.3']);
     expect(k.members('a')).toHaveLength(256);

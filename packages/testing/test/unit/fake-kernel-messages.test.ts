@@ -1,5 +1,5 @@
 /**
- * Every message of spec/ipset-semantics.md §3.1–§3.4 against the fake kernel, verbatim,
+ * Every message of docs/ipset-semantics.md §3.1–§3.4 against the fake kernel, verbatim,
  * with its side (kernel: pending batch applied; userspace: pending batch lost;
  * parameter: rc 2 + Try-line).
  */
@@ -36,7 +36,7 @@ function check(c: Case): void {
 
 const SETS = 'create a hash:ip\ncreate n hash:net\ncreate p hash:ip,port\ncreate a6 hash:ip family inet6\ncreate n6 hash:net family inet6\ncreate p6 hash:ip,port family inet6\ncreate l list:set\ncreate l2 list:set\ncreate m hash:ip\ncreate m2 hash:ip\n';
 
-describe('§3.1 set-level messages', () => {
+describe('docs/ipset-semantics.md §3.1 set-level messages', () => {
   const cases: Case[] = [
     { name: 'add to a missing set', line: 'add nosuch 1.1.1.1', message: 'The set with the given name does not exist', side: 'U' },
     { name: 'del from a missing set', line: 'del nosuch 1.1.1.1', message: 'The set with the given name does not exist', side: 'U' },
@@ -91,7 +91,7 @@ describe('§3.1 set-level messages', () => {
   });
 });
 
-describe('§3.2 element-level messages', () => {
+describe('docs/ipset-semantics.md §3.2 element-level messages', () => {
   const cases: Case[] = [
     { name: 'add existing', setup: `${SETS}add a 1.1.1.1\n`, line: 'add a 1.1.1.1', message: "Element cannot be added to the set: it's already added", side: 'K' },
     { name: 'add existing via normalisation', setup: `${SETS}add n 10.0.0.0/8\n`, line: 'add n 10.1.2.3/8', message: "Element cannot be added to the set: it's already added", side: 'K' },
@@ -165,7 +165,7 @@ describe('§3.2 element-level messages', () => {
   }
 });
 
-describe('§3.3 parameter problems', () => {
+describe('docs/ipset-semantics.md §3.3 parameter problems', () => {
   it.each([
     ['foo', 'No command specified: unknown argument foo'],
     ['-exist', 'No command specified.'],
@@ -183,7 +183,7 @@ describe('§3.3 parameter problems', () => {
   });
 });
 
-describe('§3.4 port and service errors (rc 1, no line number, multi-line)', () => {
+describe('docs/ipset-semantics.md §3.4 port and service errors (rc 1, no line number, multi-line)', () => {
   it.each([
     ['70000', "Syntax error: '70000' is out of range 0-65535\nSyntax error: 'tcp' is invalid as number\ncannot parse '70000' as a tcp port"],
     ['nosuchservice', "Syntax error: 'nosuchservice' is invalid as number\nSyntax error: 'tcp' is invalid as number\ncannot parse 'nosuchservice' as a tcp port"],
@@ -201,7 +201,7 @@ describe('§3.4 port and service errors (rc 1, no line number, multi-line)', () 
   ])('10.0.0.1,%s', (port, message) => check({ name: port, setup: SETS, line: `add p 10.0.0.1,${port}`, message, side: 'raw' }));
 });
 
-describe('§3.5 single commands (no line number)', () => {
+describe('docs/ipset-semantics.md §3.5 single commands (no line number)', () => {
   it('errors of non-restore commands have no Error in line prefix', () => {
     const k = kernelWith('create a hash:ip\n');
     expect(k.exec(['add', 'nosuch', '1.1.1.1'])).toEqual({ exitCode: 1, stdout: '', stderr: `${P}The set with the given name does not exist\n` });

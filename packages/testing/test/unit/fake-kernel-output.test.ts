@@ -1,5 +1,5 @@
 /**
- * save / list / list -t / list -n formats (spec/ipset-semantics.md §5), slot order,
+ * save / list / list -t / list -n formats (docs/ipset-semantics.md §5), slot order,
  * references, and the JSON state round trip.
  */
 import { describe, expect, it } from 'vitest';
@@ -57,7 +57,7 @@ function loaded(): FakeKernel {
 
 const maskInitval = (s: string): string => s.replace(/initval 0x[0-9a-f]{8}/g, 'initval 0x<I>');
 
-describe('§5.1 save', () => {
+describe('docs/ipset-semantics.md §5.1 save', () => {
   it('prints non-list sets first, list:sets last, members canonical (insertion order)', () => {
     expect(maskInitval(loaded().save().stdout)).toBe(
       [
@@ -157,8 +157,8 @@ describe('§5.1 save', () => {
   });
 });
 
-describe('§5.2 list', () => {
-  it('prints the header block, memory from §5.2, references, members; blank line between sets only', () => {
+describe('docs/ipset-semantics.md §5.2 list', () => {
+  it('prints the header block, memory from docs/ipset-semantics.md §5.2, references, members; blank line between sets only', () => {
     const out = loaded().list().stdout;
     const blocks = out.split('\n\n');
     expect(blocks).toHaveLength(7);
@@ -225,7 +225,7 @@ describe('§5.2 list', () => {
   });
 });
 
-describe('§5.3 order and references', () => {
+describe('docs/ipset-semantics.md §5.3 order and references', () => {
   it('create reuses the lowest free slot; rename keeps the slot; swap keeps names in place', () => {
     const k = kernelWith('create a hash:ip\ncreate b hash:ip\ncreate c hash:ip\ncreate d hash:ip\ndestroy b\ncreate e hash:ip\ncreate f hash:ip\n');
     expect(k.setNames()).toEqual(['a', 'e', 'c', 'd', 'f']);
@@ -297,7 +297,7 @@ describe('toJSON / fromJSON', () => {
 });
 
 describe('-sorted (bystrcmp)', () => {
-  it('sorts hash members like ipset -s (§5.3 examples); list:sets keep list order', () => {
+  it('sorts hash members like ipset -s (docs/ipset-semantics.md §5.3 examples); list:sets keep list order', () => {
     const k = loaded();
     const save = k.exec(['save', '-s']).stdout.split('\n');
     const of = (set: string): string[] => save.filter((l) => l.startsWith(`add ${set} `)).map((l) => l.slice(5 + set.length));

@@ -1,6 +1,6 @@
 /**
  * FakeKernel.restore: input reading, tokenizer, commands, batching, what survives an
- * error, -exist (spec/ipset-semantics.md §1, §2). Stderr texts are verbatim.
+ * error, -exist (docs/ipset-semantics.md §1, §2). Stderr texts are verbatim.
  */
 import { describe, expect, it } from 'vitest';
 import { FakeKernel } from '../../src/fake-kernel.js';
@@ -8,7 +8,7 @@ import { adds, kernelWith, P, run, sorted, TRY } from '../helpers/fake.js';
 
 const A = 'create a hash:ip';
 
-describe('§1.1 reading lines', () => {
+describe('docs/ipset-semantics.md §1.1 reading lines', () => {
   it('counts comment, blank and COMMIT lines', () => {
     const { r } = run(['# comment', '', 'create a hash:ip', 'COMMIT', '   # another', 'add nosuch 1.1.1.1']);
     expect(r).toEqual({ exitCode: 1, stdout: '', stderr: `${P}Error in line 6: The set with the given name does not exist\n` });
@@ -64,7 +64,7 @@ describe('§1.1 reading lines', () => {
   });
 });
 
-describe('§1.2 tokenizer', () => {
+describe('docs/ipset-semantics.md §1.2 tokenizer', () => {
   it('quotes group words and are removed', () => {
     const { r, k } = run(['create a hash:ip comment', 'add a 1.1.1.1 comment "hello world"']);
     expect(r.exitCode).toBe(0);
@@ -100,7 +100,7 @@ describe('§1.2 tokenizer', () => {
   });
 });
 
-describe('§1.3 environment options', () => {
+describe('docs/ipset-semantics.md §1.3 environment options', () => {
   it.each(['-exist create a hash:ip', 'create a hash:ip --exist', 'create a hash:ip -!', 'create -exist a hash:ip'])(
     '%s re-creates an existing set silently',
     (line) => {
@@ -118,7 +118,7 @@ describe('§1.3 environment options', () => {
   });
 });
 
-describe('§1.4 commands', () => {
+describe('docs/ipset-semantics.md §1.4 commands', () => {
   it.each([
     ['long forms', ['create a hash:ip', 'create b hash:ip', 'add a 1.1.1.1', 'add a 1.1.1.2', 'del a 1.1.1.2', 'add b 2.2.2.2', 'swap a b', 'rename a c', 'flush c', 'destroy c']],
     ['short forms', ['-N a hash:ip', '-N b hash:ip', '-A a 1.1.1.1', '-A a 1.1.1.2', '-D a 1.1.1.2', '-A b 2.2.2.2', '-W a b', '-E a c', '-F c', '-X c']],
@@ -177,7 +177,7 @@ describe('§1.4 commands', () => {
   });
 });
 
-describe('§1.5 test, list, save, quit inside restore', () => {
+describe('docs/ipset-semantics.md §1.5 test, list, save, quit inside restore', () => {
   it('test of a present element ends the restore with a warning and exit 0', () => {
     const { r, k } = run([A, 'add a 1.1.1.1', 'test a 1.1.1.1', 'add a 2.2.2.2']);
     expect(r).toEqual({ exitCode: 0, stdout: '', stderr: 'Warning: 1.1.1.1 is in set a.\n' });
@@ -234,7 +234,7 @@ describe('§1.5 test, list, save, quit inside restore', () => {
   });
 });
 
-describe('§2.3 what survives an error (every row)', () => {
+describe('docs/ipset-semantics.md §2.3 what survives an error (every row)', () => {
   const rows: { name: string; setup?: string; lines: string[]; stderr: string; rc?: number; state: Record<string, string[] | null> }[] = [
     {
       name: 'syntax error loses the pending batch',
@@ -437,7 +437,7 @@ describe('§2.3 what survives an error (every row)', () => {
   });
 });
 
-describe('§2.3 long runs and §2.4 batch capacity', () => {
+describe('docs/ipset-semantics.md §2.3 long runs and docs/ipset-semantics.md §2.4 batch capacity', () => {
   it.each([
     [10, 0],
     [100, 0],
@@ -527,7 +527,7 @@ describe('§2.3 long runs and §2.4 batch capacity', () => {
   });
 });
 
-describe('§2.6 -exist', () => {
+describe('docs/ipset-semantics.md §2.6 -exist', () => {
   it('-exist on a line inside a started batch does not cover that batch', () => {
     const { r, k } = run([A, 'add a 1.1.1.1', 'add a 2.2.2.2', 'add a 1.1.1.1 -exist', 'add a 3.3.3.3']);
     expect(r.stderr).toBe(`${P}Error in line 4: Element cannot be added to the set: it's already added\n`);

@@ -1,6 +1,6 @@
 /**
  * Replays every restore case of the probe log (the raw evidence behind
- * spec/ipset-semantics.md, measured on a real ipset 7.17 kernel) on the fake kernel:
+ * docs/ipset-semantics.md, measured on a real ipset 7.17 kernel) on the fake kernel:
  * same exit code, same stderr byte for byte, same state (initval masked, members
  * sorted within a set), same stdout (memory sizes masked).
  */
