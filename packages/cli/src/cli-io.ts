@@ -9,7 +9,12 @@ import type { Style } from './style.js';
 /** A writable text stream (process.stdout fits). */
 export interface OutStream {
   readonly isTTY?: boolean;
+  /** Returns `false` when the stream's buffer is full (then wait for `drain`, if it has `once`). */
   write(text: string): unknown;
+  /** A Node stream's events: long outputs wait for `drain` after a full buffer. */
+  once?(event: 'drain' | 'error' | 'close', listener: (...args: any[]) => void): unknown;
+  /** Removes a listener set with {@link OutStream.once}. */
+  off?(event: 'drain' | 'error' | 'close', listener: (...args: any[]) => void): unknown;
 }
 
 /** The world a command runs in. */

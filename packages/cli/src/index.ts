@@ -34,27 +34,17 @@ export { DEFAULT_READ_TIMEOUT_MS, DEFAULT_RESTORE_TIMEOUT_MS, DEFAULT_STATE_FILE
 export type { KernelHandle, KernelOptions, ProgressStream } from './kernel.js';
 
 // --- output ---
-export {
-  diffFromPlan,
-  formatApplyReport,
-  formatBytes,
-  formatCount,
-  formatDiff,
-  formatDuration,
-  formatPlanCounts,
-  formatNotes,
-  formatResetReport,
-  applyOutcome,
-  cutText,
-  quoteCut,
-  remainingFromPlan,
-  headLines,
-  headRestore,
-  labelsOf,
-  planToJson,
-  reportToJson,
-} from './format.js';
-export type { FormatDiffOptions, FormatReportOptions, FormatResetOptions, PlanLineJson, RemainingSet, SetDiff } from './format.js';
+export { cutText, formatBytes, formatCount, formatDuration, quoteCut } from './format.js';
+export { diffFromPlan, formatDiff, remainingFromPlan } from './output/diff.js';
+export type { FormatDiffOptions, RemainingSet, SetDiff } from './output/diff.js';
+export { planToJson } from './output/plan-json.js';
+export type { PlanCounts, PlanJson, PlanLineJson } from './output/plan-json.js';
+export { formatNotes, formatPlanCounts, headLines, headRestore } from './output/plan-text.js';
+export { applyOutcome, formatApplyReport, reportToJson } from './output/apply-report.js';
+export type { FormatReportOptions } from './output/apply-report.js';
+export { formatResetReport } from './output/reset-report.js';
+export type { FormatResetOptions } from './output/reset-report.js';
+export { labelsOf } from './output/labels.js';
 export { colorEnabled, createStyle } from './style.js';
 export type { Style, TtyLike } from './style.js';
 export { isLoopbackHost, parseListenAddress } from './listen-address.js';

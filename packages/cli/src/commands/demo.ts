@@ -29,7 +29,10 @@ import type { ApplyReport, CommandResult, DesiredState, IpsetPort, PortCallOptio
 import { FakeKernel, createFakePort } from '@ipsets/testing';
 import { EXIT, stdoutStyle } from '../cli-io.js';
 import type { CliIo } from '../cli-io.js';
-import { formatApplyReport, formatBytes, formatCount, formatDuration, formatPlanCounts, headRestore, labelsOf } from '../format.js';
+import { formatBytes, formatCount, formatDuration } from '../format.js';
+import { formatApplyReport } from '../output/apply-report.js';
+import { labelsOf } from '../output/labels.js';
+import { formatPlanCounts, headRestore } from '../output/plan-text.js';
 import { createStyle } from '../style.js';
 import type { Style } from '../style.js';
 

@@ -8,7 +8,8 @@ import { EXIT, stdoutStyle } from '../cli-io.js';
 import type { CliIo } from '../cli-io.js';
 import { desiredStateOf } from '../desired-file.js';
 import { loadDesiredInput } from '../desired-input.js';
-import { diffFromPlan, formatDiff, formatNotes, remainingFromPlan } from '../format.js';
+import { diffFromPlan, formatDiff, remainingFromPlan } from '../output/diff.js';
+import { formatNotes } from '../output/plan-text.js';
 import { openKernel } from '../kernel.js';
 import type { KernelOptions } from '../kernel.js';
 

@@ -3,14 +3,17 @@
  * against an empty kernel or against a captured `ipset save`. Touches no kernel.
  */
 import { resolve } from 'node:path';
-import { IpsetsError, canonicalMemberForType, parseSave, planReconcile, renderRestore, validateSetName } from '@ipsets/core';
+import { IpsetsError, canonicalMemberForType, parseSave, planReconcile, validateSetName } from '@ipsets/core';
 import type { SaveSnapshot, SetType } from '@ipsets/core';
 import { decodeUtf8, readInputFile, readInputStream } from '../bounded-read.js';
 import { EXIT } from '../cli-io.js';
 import type { CliIo } from '../cli-io.js';
 import { DEFAULT_FILE_OWNER, desiredStateOf } from '../desired-file.js';
 import { loadDesiredInput } from '../desired-input.js';
-import { cutText, formatCount, formatNotes, formatPlanCounts, planToJson, quoteCut } from '../format.js';
+import { cutText, formatCount, quoteCut } from '../format.js';
+import { planJsonChunks } from '../output/plan-json.js';
+import { formatNotes, formatPlanCounts, restoreTextChunks } from '../output/plan-text.js';
+import { writeChunks } from '../output/write-chunks.js';
 
 /** Options of {@link planCommand}. */
 export interface PlanCommandOptions {
@@ -121,11 +124,12 @@ export async function planCommand(file: string, options: PlanCommandOptions, io:
     options.save === undefined ? { sets: [], problems: [] } : await readSaveSnapshot(options.save, io, options.stdin, desiredFile.owner);
   // A captured save has no reference counts; the plan's destroy handlers cover sets still in use.
   const plan = planReconcile(desired, snapshot, []);
+  // Written in pieces: the document of a plan of millions of lines is longer than a string can be.
   if (options.json === true) {
-    io.stdout.write(JSON.stringify({ schemaVersion: 1, ...planToJson(plan) }, null, 2) + '\n');
+    await writeChunks(io.stdout, planJsonChunks(plan));
     return EXIT.ok;
   }
-  io.stdout.write(renderRestore(plan));
+  await writeChunks(io.stdout, restoreTextChunks(plan));
   const against = options.save === undefined ? 'an empty kernel' : `${options.save === '-' ? 'stdin' : options.save} (${snapshot.sets.length} sets)`;
   io.stderr.write(`ipsets: plan against ${against}: ${formatPlanCounts(plan)}\n`);
   for (const line of formatNotes(plan.notes ?? [])) io.stderr.write(`${line}\n`);

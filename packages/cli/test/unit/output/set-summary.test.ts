@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { kernelName, reconcileIPSets } from '@ipsets/core';
 import { createFakePort, FakeKernel } from '@ipsets/testing';
-import { desiredStateOf, parseDesiredText } from '../../src/desired-file.js';
-import { formatSetSummary, summarizeSets } from '../../src/set-summary.js';
+import { desiredStateOf, parseDesiredText } from '../../../src/desired-file.js';
+import { formatSetSummary, summarizeSets } from '../../../src/output/set-summary.js';
 
 describe('summarizeSets', () => {
   it('counts created, updated, unchanged, destroyed, in use and names the sets that are not ok', async () => {

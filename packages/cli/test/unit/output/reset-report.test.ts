@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import type { ApplyReport, ResetReport } from '@ipsets/core';
+import { formatResetReport } from '../../../src/output/reset-report.js';
+import { report } from '../../helpers/output-fixtures.js';
+
+describe('formatResetReport', () => {
+  it('lists leaked sets and says the reset is complete except those', () => {
+    const empty: ApplyReport = { ...report, converged: true, attempts: [], skipped: [], failedSets: [], inUseSets: [] };
+    const reset: ResetReport = {
+      owner: 'o-',
+      converged: true,
+      found: ['o-a', 'o-b'],
+      destroyed: ['o-a'],
+      vanished: [],
+      leaked: ['o-b'],
+      failed: [],
+      flush: empty,
+      destroy: empty,
+      problems: [],
+    };
+    const text = formatResetReport(reset);
+    expect(text).toContain('owned sets (prefix "o-"): 2 found, 1 destroyed');
+    expect(text).toContain('leaked (flushed, still referenced by a kernel component; not destroyed):\n  o-b\n');
+    expect(text).toContain('reset complete except 1 leaked set(s)');
+  });
+});
