@@ -7,7 +7,8 @@
  */
 
 // --- the command line ---
-export { createProgram, cliVersion, parseDuration, runCli } from './program.js';
+export { createProgram, cliVersion, runCli } from './program.js';
+export { parseDuration } from './program/options.js';
 export { EXIT, MAX_ERROR_BYTES, boundErrorText, processIo, reportError } from './cli-io.js';
 export type { CliIo, OutStream, ReportErrorOptions } from './cli-io.js';
 
@@ -30,8 +31,12 @@ export { MAX_INPUT_BYTES, decodeUtf8, readInputFile, readInputStream } from './b
 export type { ReadInputOptions } from './bounded-read.js';
 
 // --- kernels ---
-export { DEFAULT_READ_TIMEOUT_MS, DEFAULT_RESTORE_TIMEOUT_MS, DEFAULT_STATE_FILE, loadFakeKernel, openKernel, saveFakeKernel, withProgress } from './kernel.js';
-export type { KernelHandle, KernelOptions, ProgressStream } from './kernel.js';
+export { DEFAULT_READ_TIMEOUT_MS, DEFAULT_RESTORE_TIMEOUT_MS, DEFAULT_STATE_FILE } from './defaults.js';
+export { openKernel } from './kernel.js';
+export type { KernelHandle, KernelOptions } from './kernel.js';
+export { loadFakeKernel, saveFakeKernel } from './kernel/fake-state-file.js';
+export { withProgress } from './kernel/progress.js';
+export type { ProgressStream } from './kernel/progress.js';
 
 // --- output ---
 export { cutText, formatBytes, formatCount, formatDuration, quoteCut } from './format.js';

@@ -9,7 +9,7 @@ import { resolve } from 'node:path';
 import { isIpsetsError } from '@ipsets/core';
 import type { AbortSignalLike } from '@ipsets/core';
 import type { KernelLock } from '@ipsets/exec-linux';
-import { DEFAULT_STATE_FILE } from './kernel.js';
+import { DEFAULT_STATE_FILE } from './defaults.js';
 import type { KernelOptions } from './kernel.js';
 import type { CliLogger } from './logging.js';
 

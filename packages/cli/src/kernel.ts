@@ -3,15 +3,15 @@
  * default, optionally inside a network namespace) or the embedded fake kernel with
  * its state in a file (`--kernel fake`). Every real kernel call has a timeout.
  */
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { IpsetsError, isIpsetsError, quote } from '@ipsets/core';
-import type { CommandResult, IpsetPort, PortCallOptions } from '@ipsets/core';
+import type { IpsetPort } from '@ipsets/core';
 import type { FakeKernel } from '@ipsets/testing';
-import { formatCount, formatDuration } from './format.js';
+import { DEFAULT_READ_TIMEOUT_MS, DEFAULT_RESTORE_TIMEOUT_MS, DEFAULT_STATE_FILE } from './defaults.js';
+import { loadFakeKernel, saveFakeKernel } from './kernel/fake-state-file.js';
 
-/** Default name of the fake kernel's state file (in the working folder). */
-export const DEFAULT_STATE_FILE = '.ipsets-state.json';
+// The agent command imports the timeouts from here; other code imports ./defaults.js.
+export { DEFAULT_READ_TIMEOUT_MS, DEFAULT_RESTORE_TIMEOUT_MS } from './defaults.js';
 
 /** Kernel options shared by every command that needs a kernel. */
 export interface KernelOptions {
@@ -27,11 +27,6 @@ export interface KernelOptions {
   /** Linux: kill a save or list that runs longer than this (ms; default {@link DEFAULT_READ_TIMEOUT_MS}). */
   readTimeoutMs?: number;
 }
-
-/** Default restore timeout: 5 minutes (a 1M-member first apply takes seconds; a hang never ends). */
-export const DEFAULT_RESTORE_TIMEOUT_MS = 5 * 60_000;
-/** Default timeout of `ipset save` and `ipset list`: 1 minute. */
-export const DEFAULT_READ_TIMEOUT_MS = 60_000;
 
 /** An open kernel. */
 export interface KernelHandle {
@@ -117,73 +112,4 @@ function withFlagNames(error: unknown): never {
     throw new IpsetsError('TIMEOUT', message, { cause: error.cause, details: error.details });
   }
   throw error;
-}
-
-/** Reads a fake kernel's state file; a missing file is an empty kernel. */
-export async function loadFakeKernel(path: string): Promise<FakeKernel> {
-  const { FakeKernel } = await import('@ipsets/testing');
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new FakeKernel();
-    throw new IpsetsError('INVALID_ARGUMENT', `cannot read fake kernel state ${quote(path)}: ${(error as Error).message}`, {
-      cause: error,
-    });
-  }
-  try {
-    return FakeKernel.fromJSON(JSON.parse(text));
-  } catch (error) {
-    throw new IpsetsError(
-      'INVALID_ARGUMENT',
-      `${quote(path)} is not a fake kernel state file (${(error as Error).message}); expected the JSON that ipsets writes, or no file (an empty kernel)`,
-      { cause: error },
-    );
-  }
-}
-
-/** Writes a fake kernel's state atomically (temp file + rename), so a reader never sees half a file. */
-export async function saveFakeKernel(path: string, kernel: FakeKernel): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  const tmp = `${path}.${process.pid}.tmp`;
-  await writeFile(tmp, JSON.stringify(kernel.toJSON()) + '\n');
-  await rename(tmp, path);
-}
-
-/** A stream progress can be written to. */
-export interface ProgressStream {
-  readonly isTTY?: boolean;
-  write(text: string): unknown;
-}
-
-/**
- * Wraps a port so that each restore shows a live line on `stream` (`restore 2:
- * 120,000 lines … 1.4 s`), cleared when it ends. Only when `stream` is a terminal:
- * a pipe or a log file gets nothing.
- */
-export function withProgress(port: IpsetPort, stream: ProgressStream, now: () => number = Date.now): IpsetPort {
-  if (stream.isTTY !== true) return port;
-  let count = 0;
-  return {
-    ...port,
-    save: (o?: PortCallOptions) => port.save(o),
-    listNames: (o?: PortCallOptions) => port.listNames(o),
-    listHeaders: (o?: PortCallOptions) => port.listHeaders(o),
-    async restore(text: string, o?: PortCallOptions): Promise<CommandResult> {
-      count += 1;
-      let lines = 0;
-      for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lines++;
-      const started = now();
-      const label = `ipsets: restore ${count}: ${formatCount(lines)} lines`;
-      const draw = () => stream.write(`\r\u001b[2K${label} … ${formatDuration(now() - started)}`);
-      draw();
-      const timer = setInterval(draw, 200);
-      try {
-        return await port.restore(text, o);
-      } finally {
-        clearInterval(timer);
-        stream.write('\r\u001b[2K');
-      }
-    },
-  };
 }

@@ -10,12 +10,14 @@
 import { reconcileIPSets } from '@ipsets/core';
 import { stdoutStyle } from '../cli-io.js';
 import type { CliIo } from '../cli-io.js';
+import { DEFAULT_GRACE_MS } from '../defaults.js';
 import { desiredStateOf } from '../desired-file.js';
 import { loadDesiredInput } from '../desired-input.js';
 import { guardEmptyDesired } from '../empty-desired.js';
 import { applyOutcome, formatApplyReport, reportToJson } from '../output/apply-report.js';
 import { labelsOf } from '../output/labels.js';
-import { openKernel, withProgress } from '../kernel.js';
+import { openKernel } from '../kernel.js';
+import { withProgress } from '../kernel/progress.js';
 import type { KernelOptions } from '../kernel.js';
 import { createLogger } from '../logging.js';
 import type { LogFormat, LogLevel } from '../logging.js';
@@ -23,9 +25,6 @@ import { formatSetSummary, summarizeSets } from '../output/set-summary.js';
 import { lockPathFor, withWriterLock } from '../kernel-lock.js';
 import { listenForStop, stoppablePort } from '../signals.js';
 import type { StoppablePort } from '../signals.js';
-
-/** Default of `--grace` for apply: how long a stop waits for the restore in flight. */
-export const DEFAULT_APPLY_GRACE_MS = 20_000;
 
 /** Options of {@link applyCommand}. */
 export interface ApplyCommandOptions extends KernelOptions {
@@ -54,7 +53,7 @@ export async function applyCommand(file: string, options: ApplyCommandOptions, i
     ...(options.logFormat === undefined ? {} : { format: options.logFormat }),
     ...(options.logLevel === undefined ? {} : { level: options.logLevel }),
   });
-  const graceMs = options.graceMs ?? DEFAULT_APPLY_GRACE_MS;
+  const graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
   const waitAbort = new AbortController();
   let port: StoppablePort | undefined;
   // Listeners first: a signal while a big file is still being read must not kill the process either.

@@ -3,12 +3,12 @@
  * against an empty kernel or against a captured `ipset save`. Touches no kernel.
  */
 import { resolve } from 'node:path';
-import { IpsetsError, canonicalMemberForType, parseSave, planReconcile, validateSetName } from '@ipsets/core';
+import { DEFAULT_OWNER, IpsetsError, canonicalMemberForType, parseSave, planReconcile, validateSetName } from '@ipsets/core';
 import type { SaveSnapshot, SetType } from '@ipsets/core';
 import { decodeUtf8, readInputFile, readInputStream } from '../bounded-read.js';
 import { EXIT } from '../cli-io.js';
 import type { CliIo } from '../cli-io.js';
-import { DEFAULT_FILE_OWNER, desiredStateOf } from '../desired-file.js';
+import { desiredStateOf } from '../desired-file.js';
 import { loadDesiredInput } from '../desired-input.js';
 import { cutText, formatCount, quoteCut } from '../format.js';
 import { planJsonChunks } from '../output/plan-json.js';
@@ -95,7 +95,7 @@ export async function readSaveSnapshot(
   path: string,
   io: CliIo,
   stdin?: AsyncIterable<string | Buffer>,
-  owner: string = DEFAULT_FILE_OWNER,
+  owner: string = DEFAULT_OWNER,
 ): Promise<SaveSnapshot> {
   const what = 'save file';
   const bytes = path === '-' ? await readInputStream(stdin ?? process.stdin, { what }) : await readInputFile(resolve(io.cwd, path), { what });

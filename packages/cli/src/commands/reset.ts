@@ -3,14 +3,14 @@
  * set), and lists the ones that could not be destroyed because something still
  * references them (leaked).
  */
-import { resetIPSets } from '@ipsets/core';
+import { DEFAULT_OWNER, resetIPSets } from '@ipsets/core';
 import type { ResetReport } from '@ipsets/core';
 import { EXIT, stdoutStyle } from '../cli-io.js';
 import type { CliIo } from '../cli-io.js';
-import { DEFAULT_FILE_OWNER } from '../desired-file.js';
 import { reportToJson } from '../output/apply-report.js';
 import { formatResetReport } from '../output/reset-report.js';
-import { openKernel, withProgress } from '../kernel.js';
+import { openKernel } from '../kernel.js';
+import { withProgress } from '../kernel/progress.js';
 import type { KernelOptions } from '../kernel.js';
 import { lockPathFor, withWriterLock } from '../kernel-lock.js';
 import { createLogger } from '../logging.js';
@@ -18,7 +18,7 @@ import type { LogFormat, LogLevel } from '../logging.js';
 
 /** Options of {@link resetCommand}. */
 export interface ResetCommandOptions extends KernelOptions {
-  /** Owner prefix (default `azure-npm-`). */
+  /** Owner prefix (default {@link DEFAULT_OWNER}, `azure-npm-`). */
   owner?: string;
   json?: boolean;
   /** How long to wait for another writer of the kernel (ms; default 30 s), then exit 4. */
@@ -31,7 +31,7 @@ export interface ResetCommandOptions extends KernelOptions {
 
 /** Runs `ipsets reset`; returns the exit code (0 all gone, 3 some leaked because still referenced, 1 the reset failed). */
 export async function resetCommand(options: ResetCommandOptions, io: CliIo): Promise<number> {
-  const owner = options.owner ?? DEFAULT_FILE_OWNER;
+  const owner = options.owner ?? DEFAULT_OWNER;
   const lockFile = await lockPathFor(options, io.cwd);
   const log = createLogger({
     stream: io.stderr,

@@ -1,23 +1,22 @@
 /**
  * `ipsets save`: the kernel's owned sets in `ipset save` format (the kernel's own
- * lines, filtered to the owner prefix), ready for `ipsets plan --save`.
+ * lines of the sets core's ownership rule gives the owner), ready for `ipsets plan --save`.
  */
-import { IpsetsError, parseSave } from '@ipsets/core';
+import { DEFAULT_OWNER, IpsetsError, isOwnedSetName, parseSave, validateOwnerPrefix } from '@ipsets/core';
 import { EXIT } from '../cli-io.js';
 import type { CliIo } from '../cli-io.js';
-import { DEFAULT_FILE_OWNER } from '../desired-file.js';
 import { openKernel } from '../kernel.js';
 import type { KernelOptions } from '../kernel.js';
 
 /** Options of {@link saveCommand}. */
 export interface SaveCommandOptions extends KernelOptions {
-  /** Owner prefix (default `azure-npm-`). */
+  /** Owner prefix (default {@link DEFAULT_OWNER}, `azure-npm-`). */
   owner?: string;
   /** Print the owned sets as JSON (name, type, options, members). */
   json?: boolean;
 }
 
-/** The lines of an `ipset save` text that belong to sets whose names start with `owner`. */
+/** The lines of an `ipset save` text that belong to sets `owner` owns ({@link isOwnedSetName}). */
 export function filterOwnedSave(text: string, owner: string): string {
   let out = '';
   for (const line of text.split('\n')) {
@@ -26,19 +25,21 @@ export function filterOwnedSave(text: string, owner: string): string {
     if (first === -1) continue;
     const second = line.indexOf(' ', first + 1);
     const name = line.slice(first + 1, second === -1 ? undefined : second);
-    if (name.startsWith(owner)) out += line + '\n';
+    if (isOwnedSetName(name, owner)) out += line + '\n';
   }
   return out;
 }
 
 /** Runs `ipsets save`; returns the exit code. */
 export async function saveCommand(options: SaveCommandOptions, io: CliIo): Promise<number> {
+  const owner = options.owner ?? DEFAULT_OWNER;
+  // The check reset makes: a prefix such as `a` would claim other components' sets.
+  validateOwnerPrefix(owner);
   const kernel = await openKernel(options, io.cwd);
   const saved = await kernel.port.save();
   if (saved.exitCode !== 0) {
     throw new IpsetsError('KERNEL_READ_FAILED', `ipset save failed (exit ${saved.exitCode}): ${saved.stderr.trim()}`);
   }
-  const owner = options.owner ?? DEFAULT_FILE_OWNER;
   const owned = filterOwnedSave(saved.stdout, owner);
   if (options.json === true) {
     io.stdout.write(JSON.stringify({ schemaVersion: 1, owner, sets: parseSave(owned).sets }, null, 2) + '\n');

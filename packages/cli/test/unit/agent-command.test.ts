@@ -11,7 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { kernelName } from '@ipsets/core';
 import { agentCommand } from '../../src/commands/agent.js';
 import type { CliIo } from '../../src/cli-io.js';
-import { loadFakeKernel } from '../../src/kernel.js';
+import { loadFakeKernel } from '../../src/kernel/fake-state-file.js';
 
 let dir: string;
 beforeEach(async () => {

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isIpsetsError } from '@ipsets/core';
-import type { IpsetPort } from '@ipsets/core';
-import { DEFAULT_STATE_FILE, loadFakeKernel, openKernel, saveFakeKernel, withProgress } from '../../src/kernel.js';
+import { DEFAULT_STATE_FILE } from '../../src/defaults.js';
+import { openKernel } from '../../src/kernel.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -14,25 +14,7 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-describe('the fake kernel state file', () => {
-  it('is an empty kernel when missing, and round-trips through save and load', async () => {
-    const path = join(dir, 'k.json');
-    const kernel = await loadFakeKernel(path);
-    expect(kernel.setNames()).toEqual([]);
-    kernel.restore('create a hash:net\nadd a 10.0.0.0/8\n');
-    await saveFakeKernel(path, kernel);
-    const again = await loadFakeKernel(path);
-    expect(again.save().stdout).toBe(kernel.save().stdout);
-  });
-
-  it('refuses a file that is not a state file, naming it', async () => {
-    const path = join(dir, 'k.json');
-    await writeFile(path, '{"format": "something-else"}');
-    const error = await loadFakeKernel(path).catch((e: unknown) => e);
-    expect(isIpsetsError(error, 'INVALID_ARGUMENT')).toBe(true);
-    expect((error as Error).message).toContain('is not a fake kernel state file');
-  });
-
+describe('the fake kernel', () => {
   it('openKernel --kernel fake persists under the working folder by default', async () => {
     const handle = await openKernel({ kernel: 'fake' }, dir);
     expect(handle.kind).toBe('fake');
@@ -73,26 +55,5 @@ describe('the default kernel', () => {
     const slowReads = await openKernel({ kernel: 'linux', ipset: join(dir, 'slow-save'), readTimeoutMs: 200 }, dir);
     await writeFile(join(dir, 'slow-save'), '#!/bin/sh\nexec sleep 1000\n', { mode: 0o755 });
     await expect(slowReads.port.listNames()).rejects.toThrow(/ran longer than --read-timeout 200 ms and was killed; raise --read-timeout/);
-  });
-});
-
-describe('withProgress', () => {
-  const port: IpsetPort = {
-    restore: async () => ({ exitCode: 0, stdout: '', stderr: '' }),
-    save: async () => ({ exitCode: 0, stdout: '', stderr: '' }),
-    listNames: async () => ({ exitCode: 0, stdout: '', stderr: '' }),
-    listHeaders: async () => ({ exitCode: 0, stdout: '', stderr: '' }),
-  };
-
-  it('leaves the port alone when the stream is not a terminal', () => {
-    expect(withProgress(port, { isTTY: false, write: () => true })).toBe(port);
-  });
-
-  it('draws a line per restore on a terminal and clears it afterwards', async () => {
-    let text = '';
-    const wrapped = withProgress(port, { isTTY: true, write: (t: string) => (text += t) }, () => 0);
-    await wrapped.restore('-F a\n-X a\n-X b\n');
-    expect(text).toContain('ipsets: restore 1: 3 lines … 0.0 ms');
-    expect(text.endsWith('\r\u001b[2K')).toBe(true);
   });
 });

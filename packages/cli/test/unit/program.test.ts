@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidArgumentError } from 'commander';
-import { parseDuration, runCli } from '../../src/program.js';
+import { runCli } from '../../src/program.js';
 import type { CliIo } from '../../src/cli-io.js';
 
 function io(): CliIo & { out: string; err: string } {
@@ -16,39 +15,28 @@ function io(): CliIo & { out: string; err: string } {
   return self;
 }
 
-describe('parseDuration', () => {
-  it.each([
-    ['30s', 30_000],
-    ['5m', 300_000],
-    ['1500ms', 1500],
-    ['2h', 7_200_000],
-    ['0.5', 500],
-    ['1m30s', 90_000],
-  ])('%s is %d ms', (text, ms) => {
-    expect(parseDuration(text)).toBe(ms);
-  });
-
-  it.each(['', 'soon', '5 minutes', '-1s', '1ms'])('refuses %j', (text) => {
-    expect(() => parseDuration(text)).toThrow(InvalidArgumentError);
-  });
-});
-
 describe('defaults shown in --help', () => {
-  it('are the ones the commands use', async () => {
-    const program = await import('../../src/program.js');
+  it('are the ones the commands and the libraries use', async () => {
+    const defaults = await import('../../src/defaults.js');
     const kernel = await import('../../src/kernel.js');
     const agent = await import('../../src/commands/agent.js');
-    const apply = await import('../../src/commands/apply.js');
-    expect(program.DEFAULT_RESTORE_TIMEOUT_MS).toBe(kernel.DEFAULT_RESTORE_TIMEOUT_MS);
-    expect(program.DEFAULT_READ_TIMEOUT_MS).toBe(kernel.DEFAULT_READ_TIMEOUT_MS);
-    expect(program.DEFAULT_GRACE_MS).toBe(agent.DEFAULT_GRACE_MS);
-    expect(program.DEFAULT_GRACE_MS).toBe(apply.DEFAULT_APPLY_GRACE_MS);
-    expect(program.DEFAULT_METRICS_BIND_ADDRESS).toBe(agent.DEFAULT_METRICS_BIND_ADDRESS);
-    expect(program.DEFAULT_MAX_FAILURES).toBe(agent.DEFAULT_MAX_FAILURES);
+    expect(kernel.DEFAULT_RESTORE_TIMEOUT_MS).toBe(defaults.DEFAULT_RESTORE_TIMEOUT_MS);
+    expect(kernel.DEFAULT_READ_TIMEOUT_MS).toBe(defaults.DEFAULT_READ_TIMEOUT_MS);
+    expect(agent.DEFAULT_GRACE_MS).toBe(defaults.DEFAULT_GRACE_MS);
+    expect(agent.DEFAULT_METRICS_BIND_ADDRESS).toBe(defaults.DEFAULT_METRICS_BIND_ADDRESS);
+    expect(agent.DEFAULT_MAX_FAILURES).toBe(defaults.DEFAULT_MAX_FAILURES);
     const lib = await import('@ipsets/exec-linux');
-    expect(program.DEFAULT_RESTORE_TIMEOUT_MS).toBe(lib.DEFAULT_RESTORE_TIMEOUT_MS);
-    expect(program.DEFAULT_READ_TIMEOUT_MS).toBe(lib.DEFAULT_READ_TIMEOUT_MS);
-    expect(program.DEFAULT_LOCK_WAIT_MS).toBe(lib.DEFAULT_LOCK_WAIT_MS);
+    expect(defaults.DEFAULT_RESTORE_TIMEOUT_MS).toBe(lib.DEFAULT_RESTORE_TIMEOUT_MS);
+    expect(defaults.DEFAULT_READ_TIMEOUT_MS).toBe(lib.DEFAULT_READ_TIMEOUT_MS);
+    expect(defaults.DEFAULT_LOCK_WAIT_MS).toBe(lib.DEFAULT_LOCK_WAIT_MS);
+    const core = await import('@ipsets/core');
+    const help = (argv: string[]) => {
+      const run = io();
+      return runCli(argv, run).then(() => run.out.replace(/\s+/g, ' '));
+    };
+    // The --owner default shown is core's.
+    expect(await help(['save', '--help'])).toContain(`(default: "${core.DEFAULT_OWNER}")`);
+    expect(await help(['reset', '--help'])).toContain(`(default: "${core.DEFAULT_OWNER}")`);
   });
 });
 

@@ -1,0 +1,110 @@
+/**
+ * Option wiring shared by the commands: argument parsers that turn bad text into
+ * commander's usage errors (exit 2), the kernel options every kernel command takes,
+ * and the mapping of commander's parsed options to a command's options.
+ */
+import { InvalidArgumentError, Option } from 'commander';
+import type { Command } from 'commander';
+import { DEFAULT_OWNER, isIpsetsError } from '@ipsets/core';
+import {
+  DEFAULT_GRACE_MS,
+  DEFAULT_LOCK_WAIT_MS,
+  DEFAULT_READ_TIMEOUT_MS,
+  DEFAULT_RESTORE_TIMEOUT_MS,
+  DEFAULT_STATE_FILE,
+} from '../defaults.js';
+import { parseDuration as parseDurationText } from '../duration.js';
+import { LOG_LEVELS, parseLogFormat, parseLogLevel } from '../logging.js';
+import type { LogFormat, LogLevel } from '../logging.js';
+
+export function positiveInt(name: string) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!/^\d+$/.test(value) || n < 1) throw new InvalidArgumentError(`${name} must be a positive integer, got ${JSON.stringify(value)}.`);
+    return n;
+  };
+}
+
+/**
+ * Parses `30s`, `5m`, `1500ms`, `2h`, plain seconds, or compound `1m30s` into
+ * milliseconds (commander's argument parser: bad text is an InvalidArgumentError).
+ */
+export function parseDuration(value: string): number {
+  try {
+    return parseDurationText(value);
+  } catch (error) {
+    throw new InvalidArgumentError(isIpsetsError(error) ? `${error.message}.` : String(error));
+  }
+}
+
+export function choice<T extends string>(parse: (value: string) => T) {
+  return (value: string): T => {
+    try {
+      return parse(value);
+    } catch (error) {
+      throw new InvalidArgumentError(isIpsetsError(error) ? `${error.message}.` : String(error));
+    }
+  };
+}
+
+/** What a command with a kernel accepts. */
+export interface KernelFlags {
+  /** apply, reset, agent: `--wait` and `--lock-file`. */
+  writer?: boolean;
+  /** apply, agent: `--grace`. */
+  grace?: boolean;
+  /** apply, reset, agent: `--log-format`, `--log-level`. */
+  logs?: boolean;
+}
+
+export function kernelOptions(cmd: Command, flags: KernelFlags = {}): Command {
+  cmd
+    .addOption(new Option('--kernel <kind>', 'which kernel: linux (the real one, through ipset; the default) or fake (the embedded fake, state in --state)').choices(['fake', 'linux']))
+    .option('--state <path>', `fake kernel: its state file (default ./${DEFAULT_STATE_FILE}; needs --kernel fake)`)
+    .option('--netns <name>', 'linux kernel: run ipset inside this network namespace (ip netns exec)')
+    .option('--ipset <path>', 'linux kernel: the ipset binary (default: ipset on PATH)')
+    .addOption(new Option('--timeout <duration>', 'kill an ipset restore that runs longer than this (then the report names what did not reach the kernel)').argParser(parseDuration).default(DEFAULT_RESTORE_TIMEOUT_MS, '5m'))
+    .addOption(new Option('--read-timeout <duration>', 'kill an ipset save or list that runs longer than this').argParser(parseDuration).default(DEFAULT_READ_TIMEOUT_MS, '1m'));
+  if (flags.writer === true) {
+    cmd
+      .addOption(new Option('--wait <duration>', 'wait this long for another writer of the same kernel to finish (then exit 4)').argParser(parseDuration).default(DEFAULT_LOCK_WAIT_MS, '30s'))
+      .option('--lock-file <path>', 'the lock file writers of this kernel share (default /run/ipsets/<netns or "host">.lock; fake: <state file>.lock)');
+  }
+  if (flags.grace === true) {
+    cmd.addOption(
+      new Option('--grace <duration>', 'after SIGTERM/SIGINT, let the restore in flight finish for this long, then abort it (a second signal exits at once)')
+        .argParser(parseDuration)
+        .default(DEFAULT_GRACE_MS, '20s'),
+    );
+  }
+  if (flags.logs === true) {
+    cmd
+      .addOption(new Option('--log-format <format>', 'log lines on stderr: json (one object per line) or text (default: text on a terminal, else json)').argParser(choice(parseLogFormat)))
+      .addOption(new Option('--log-level <level>', `least severe log line written: ${LOG_LEVELS.join(', ')}`).argParser(choice(parseLogLevel)).default('info'));
+  }
+  return cmd;
+}
+
+/** Commander leaves unset options undefined except defaults; keep only what was set. */
+export function kernelOf(opts: Record<string, unknown>) {
+  const set = <K extends string, V>(key: K, value: V | undefined) => (value === undefined ? {} : ({ [key]: value } as Record<K, V>));
+  return {
+    ...set('kernel', opts['kernel'] as string | undefined),
+    ...set('state', opts['state'] as string | undefined),
+    ...set('netns', opts['netns'] as string | undefined),
+    ...set('ipset', opts['ipset'] as string | undefined),
+    ...set('timeoutMs', opts['timeout'] as number | undefined),
+    ...set('readTimeoutMs', opts['readTimeout'] as number | undefined),
+    ...set('waitMs', opts['wait'] as number | undefined),
+    ...set('lockFile', opts['lockFile'] as string | undefined),
+    ...set('graceMs', opts['grace'] as number | undefined),
+    ...set('logFormat', opts['logFormat'] as LogFormat | undefined),
+    ...set('logLevel', opts['logLevel'] as LogLevel | undefined),
+    ...(opts['json'] === true ? { json: true } : {}),
+  };
+}
+
+/** `--owner <prefix>` of save and reset: the kernel sets they select (default {@link DEFAULT_OWNER}). */
+export function ownerOption(cmd: Command): Command {
+  return cmd.option('--owner <prefix>', 'owner prefix of kernel set names', DEFAULT_OWNER);
+}
