@@ -75,5 +75,6 @@ export type { CliLogger, LogFormat, LoggerOptions, LogLevel } from './logging.js
 export { parseDuration as parseDurationText } from './duration.js';
 export type { ParseDurationOptions } from './duration.js';
 export { filterOwnedSave } from './commands/save.js';
-export { compareWithDesired, runDemo } from './commands/demo.js';
+export { runDemo } from './commands/demo.js';
+export { compareWithDesired } from './demo/compare.js';
 export type { DemoOptions, DemoResult } from './commands/demo.js';

@@ -9,6 +9,7 @@ import type { IpsetPort } from '@ipsets/core';
 import type { FakeKernel } from '@ipsets/testing';
 import { DEFAULT_READ_TIMEOUT_MS, DEFAULT_RESTORE_TIMEOUT_MS, DEFAULT_STATE_FILE } from './defaults.js';
 import { loadFakeKernel, saveFakeKernel } from './kernel/fake-state-file.js';
+import { aroundEveryCall } from './kernel/port-wrappers.js';
 
 // The agent command imports the timeouts from here; other code imports ./defaults.js.
 export { DEFAULT_READ_TIMEOUT_MS, DEFAULT_RESTORE_TIMEOUT_MS } from './defaults.js';
@@ -87,12 +88,7 @@ export async function openKernel(options: KernelOptions, cwd = process.cwd()): P
       restoreTimeoutMs: options.timeoutMs ?? DEFAULT_RESTORE_TIMEOUT_MS,
       readTimeoutMs: options.readTimeoutMs ?? DEFAULT_READ_TIMEOUT_MS,
     });
-    const port: IpsetPort = {
-      restore: (text, o) => linux.restore(text, o).catch(withFlagNames),
-      save: (o) => linux.save(o).catch(withFlagNames),
-      listNames: (o) => linux.listNames(o).catch(withFlagNames),
-      listHeaders: (o) => linux.listHeaders(o).catch(withFlagNames),
-    };
+    const port = aroundEveryCall(linux, (_what, call) => call().catch(withFlagNames));
     const where = options.netns === undefined ? 'default network namespace' : `netns ${options.netns}`;
     return {
       kind: 'linux',

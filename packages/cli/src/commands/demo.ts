@@ -14,21 +14,15 @@
  * 5. The final check: the kernel's owned sets equal the desired state, and the
  *    foreign set is byte-identical.
  */
-import {
-  IPSetManager,
-  applyIPSets,
-  familyOfSpec,
-  kernelTypeOfSpec,
-  parseListHeaders,
-  parseSave,
-  planApply,
-  prefixedName,
-  renderRestore,
-} from '@ipsets/core';
-import type { ApplyReport, CommandResult, DesiredState, IpsetPort, PortCallOptions, SetMetadata } from '@ipsets/core';
+import { IPSetManager, applyIPSets, familyOfSpec, kernelTypeOfSpec, parseListHeaders, planApply, prefixedName, renderRestore } from '@ipsets/core';
+import type { ApplyReport, DesiredState, SetMetadata } from '@ipsets/core';
 import { FakeKernel, createFakePort } from '@ipsets/testing';
 import { EXIT, stdoutStyle } from '../cli-io.js';
 import type { CliIo } from '../cli-io.js';
+import { Cluster, NAMESPACES, POLICIES, prng } from '../demo/cluster.js';
+import type { Pod } from '../demo/cluster.js';
+import { compareWithDesired, entries } from '../demo/compare.js';
+import { recording } from '../demo/recording-port.js';
 import { formatBytes, formatCount, formatDuration } from '../format.js';
 import { formatApplyReport } from '../output/apply-report.js';
 import { labelsOf } from '../output/labels.js';
@@ -61,188 +55,6 @@ export interface DemoResult {
   kernel: FakeKernel;
   desired: DesiredState;
   durationMs: number;
-}
-
-// mulberry32: a small seeded PRNG; the story is the same for the same seed.
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-interface Pod {
-  readonly key: string;
-  readonly ns: string;
-  readonly ip: string;
-  /** The pod's IPv6 address (the manager puts it in the sets' family inet6 siblings). */
-  readonly ip6: string;
-  app: string;
-  readonly tier: string;
-}
-
-const NAMESPACES = [
-  { name: 'shop', team: 'retail', apps: ['frontend', 'cart', 'catalog'] },
-  { name: 'payments', team: 'payments', apps: ['ledger', 'gateway'] },
-  { name: 'search', team: 'search', apps: ['query', 'indexer'] },
-  { name: 'identity', team: 'identity', apps: ['auth', 'profile'] },
-  { name: 'media', team: 'media', apps: ['thumbs', 'encoder'] },
-  { name: 'kube-system', team: 'platform', apps: ['coredns', 'metrics-server'] },
-];
-const TIERS: Record<string, string> = {
-  frontend: 'frontend', cart: 'backend', catalog: 'backend', ledger: 'db', gateway: 'frontend', query: 'backend',
-  indexer: 'backend', auth: 'backend', profile: 'db', thumbs: 'backend', encoder: 'backend', coredns: 'backend',
-  'metrics-server': 'backend',
-};
-
-const POLICIES = [
-  { name: 'allow-egress-in-ns-shop-0out', members: ['10.0.0.0/8', '10.96.0.0/12 nomatch', '172.16.0.0/12', 'fd00::/8', 'fd00:10:96::/108 nomatch'] },
-  { name: 'allow-partners-in-ns-payments-0in', members: ['203.0.113.0/24', '198.51.100.0/24', '198.51.100.128/25 nomatch'] },
-  { name: 'deny-metadata-in-ns-media-0out', members: ['169.254.0.0/16', '169.254.169.254 nomatch'] },
-  { name: 'allow-ingress-in-ns-search-0in', members: ['10.244.0.0/16', '10.244.128.0/17 nomatch', 'fd00:10:244::/56'] },
-];
-
-const ns = (name: string): SetMetadata => ({ type: 'namespace', name });
-const podSets = (pod: Pod): SetMetadata[] => [
-  ns(pod.ns),
-  { type: 'keyLabelOfPod', name: 'app' },
-  { type: 'keyValueLabelOfPod', name: `app:${pod.app}` },
-  { type: 'keyLabelOfPod', name: 'tier' },
-  { type: 'keyValueLabelOfPod', name: `tier:${pod.tier}` },
-];
-const HTTP: SetMetadata = { type: 'namedPorts', name: 'http' };
-const METRICS: SetMetadata = { type: 'namedPorts', name: 'metrics' };
-
-/** The cluster as the node agent sees it, driving the manager the way NPM's controllers do. */
-class Cluster {
-  readonly pods = new Map<string, Pod>();
-  private nextIp = 2;
-  private serial = 0;
-
-  constructor(
-    readonly manager: IPSetManager,
-    private readonly random: () => number,
-  ) {}
-
-  private ip(): [string, string] {
-    const n = this.nextIp++;
-    return [`10.244.${n >> 8}.${n & 255}`, `fd00:10:244::${n.toString(16)}`];
-  }
-
-  addNamespace(spec: (typeof NAMESPACES)[number]): void {
-    this.manager.createIPSets([ns(spec.name)]);
-    this.manager.addToLists(
-      [
-        { type: 'keyLabelOfNamespace', name: 'team' },
-        { type: 'keyValueLabelOfNamespace', name: `team:${spec.team}` },
-        { type: 'keyValueLabelOfNamespace', name: `kubernetes.io/metadata.name:${spec.name}` },
-      ],
-      [ns(spec.name)],
-    );
-  }
-
-  addPod(nsName: string, app: string): Pod {
-    this.serial += 1;
-    const [ip, ip6] = this.ip();
-    const pod: Pod = { key: `${nsName}/${app}-${this.serial.toString(36)}`, ns: nsName, ip, ip6, app, tier: TIERS[app] ?? 'backend' };
-    this.pods.set(pod.key, pod);
-    const metrics = this.random() < 0.5;
-    // Both addresses go to the same logical sets; the manager routes each to its family's kernel set.
-    for (const address of [pod.ip, pod.ip6]) {
-      for (const set of podSets(pod)) this.manager.addToSets([set], address, pod.key);
-      if (pod.tier !== 'db') this.manager.addToSets([HTTP], `${address},tcp:8080`, pod.key);
-      if (metrics) this.manager.addToSets([METRICS], `${address},tcp:9090`, pod.key);
-    }
-    return pod;
-  }
-
-  removePod(pod: Pod): void {
-    for (const address of [pod.ip, pod.ip6]) {
-      this.manager.removeFromSets(podSets(pod), address, pod.key);
-      this.manager.removeFromSets([HTTP], `${address},tcp:8080`, pod.key);
-      this.manager.removeFromSets([METRICS], `${address},tcp:9090`, pod.key);
-    }
-    this.pods.delete(pod.key);
-  }
-
-  relabel(pod: Pod, app: string): void {
-    for (const address of [pod.ip, pod.ip6]) {
-      this.manager.removeFromSets([{ type: 'keyValueLabelOfPod', name: `app:${pod.app}` }], address, pod.key);
-    }
-    pod.app = app;
-    for (const address of [pod.ip, pod.ip6]) {
-      this.manager.addToSets([{ type: 'keyValueLabelOfPod', name: `app:${app}` }], address, pod.key);
-    }
-  }
-
-  randomPod(): Pod {
-    const all = [...this.pods.values()];
-    return all[Math.floor(this.random() * all.length)]!;
-  }
-
-  addPolicy(policy: (typeof POLICIES)[number]): SetMetadata {
-    const meta: SetMetadata = { type: 'cidrBlocks', name: policy.name };
-    this.manager.createIPSets([meta]);
-    for (const member of policy.members) this.manager.addToSets([meta], member, `policy/${policy.name}`);
-    this.manager.addReference(meta, `policy/${policy.name}`, 'netpol');
-    return meta;
-  }
-}
-
-/** A port that remembers each restore (text, result, time) for the story. */
-function recording(port: IpsetPort, now: () => number) {
-  const restores: { text: string; result: CommandResult; ms: number }[] = [];
-  const wrapped: IpsetPort = {
-    save: (o?: PortCallOptions) => port.save(o),
-    listNames: (o?: PortCallOptions) => port.listNames(o),
-    listHeaders: (o?: PortCallOptions) => port.listHeaders(o),
-    async restore(text: string, o?: PortCallOptions) {
-      const started = now();
-      const result = await port.restore(text, o);
-      restores.push({ text, result, ms: now() - started });
-      return result;
-    },
-  };
-  return { port: wrapped, restores };
-}
-
-/** Compares the kernel's owned sets with the desired state, canonically; returns the differences. */
-export function compareWithDesired(saveText: string, desired: DesiredState): string[] {
-  const problems: string[] = [];
-  const snapshot = parseSave(saveText);
-  for (const p of snapshot.problems) problems.push(`save line ${p.line} unparsed: ${p.reason}`);
-  const kernel = new Map(snapshot.sets.filter((s) => s.name.startsWith(desired.owner)).map((s) => [s.name, s]));
-  for (const want of desired.sets) {
-    const have = kernel.get(want.name);
-    const label = want.label ?? want.name;
-    if (have === undefined) {
-      problems.push(`${label}: missing from the kernel`);
-      continue;
-    }
-    kernel.delete(want.name);
-    const type = kernelTypeOfSpec(want.spec);
-    if (have.type !== type) problems.push(`${label}: kernel type ${have.type}, expected ${type}`);
-    const family = familyOfSpec(want.spec);
-    const haveFamily = /\bfamily (\S+)/.exec(have.options)?.[1];
-    if (family !== undefined && haveFamily !== family) problems.push(`${label}: kernel family ${haveFamily ?? '(none)'}, expected ${family}`);
-    const haveMembers = new Set(have.members);
-    const wantMembers = new Set(want.members);
-    const missing = [...wantMembers].filter((m) => !haveMembers.has(m));
-    const extra = [...haveMembers].filter((m) => !wantMembers.has(m));
-    if (missing.length > 0) problems.push(`${label}: ${missing.length} member(s) missing, e.g. ${missing[0]}`);
-    if (extra.length > 0) problems.push(`${label}: ${extra.length} unexpected member(s), e.g. ${extra[0]}`);
-  }
-  for (const name of kernel.keys()) problems.push(`${name}: owned set in the kernel that is not desired`);
-  return problems;
-}
-
-function entries(state: DesiredState): number {
-  let n = 0;
-  for (const s of state.sets) n += s.members.length;
-  return n;
 }
 
 /**
@@ -379,13 +191,13 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
   const failAt = adds[Math.min(adds.length - 1, 250)]!;
   const fault = { message: 'The set with the given name does not exist', side: 'userspace' as const };
   // What the reference's recovery would leave behind: the same fault, then a resume after the failing line.
-  const seedKernel = FakeKernel.fromJSON(kernel.toJSON());
-  seedKernel.failLine(failAt, fault);
-  seedKernel.restore(rendered.join('\n'), { exist: true });
-  seedKernel.restore(rendered.slice(failAt).join('\n'), { exist: true });
+  const referenceKernel = FakeKernel.fromJSON(kernel.toJSON());
+  referenceKernel.failLine(failAt, fault);
+  referenceKernel.restore(rendered.join('\n'), { exist: true });
+  referenceKernel.restore(rendered.slice(failAt).join('\n'), { exist: true });
   const beforeFault = plan.lines.filter((l, i) => i < failAt - 1 && l.op === 'add' && l.set === searchSet).map((l) => l.member!);
-  const seedHas = new Set(seedKernel.members(searchSet) ?? []);
-  const lostBySeed = beforeFault.filter((m) => !seedHas.has(m));
+  const referenceHas = new Set(referenceKernel.members(searchSet) ?? []);
+  const lostByReference = beforeFault.filter((m) => !referenceHas.has(m));
 
   kernel.failLine(failAt, fault);
   say(
@@ -401,7 +213,7 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
       `attempt 2 resumed at line ${formatCount(resumeLine)}, the start of the run of adds to ns-search (${formatCount(failAt - resumeLine)} lines re-sent; -exist makes that safe)`,
     );
   }
-  say(`the reference implementation (Azure NPM) resumes after line ${formatCount(failAt)}: on the same fault it leaves ${formatCount(lostBySeed.length)} of these ${formatCount(beforeFault.length)} members out of the kernel, and reports success`);
+  say(`the reference implementation (Azure NPM) resumes after line ${formatCount(failAt)}: on the same fault it leaves ${formatCount(lostByReference.length)} of these ${formatCount(beforeFault.length)} members out of the kernel, and reports success`);
   ok = check(resumeLine !== undefined && resumeLine < failAt, 'the session resumed at the start of the lost batch, not after the failing line') && ok;
   const now1 = new Set(kernel.members(searchSet) ?? []);
   ok = check(beforeFault.every((m) => now1.has(m)), `all ${formatCount(beforeFault.length)} members sent before the failing line are in the kernel`) && ok;

@@ -4,6 +4,7 @@
  */
 import type { CommandResult, IpsetPort, PortCallOptions } from '@ipsets/core';
 import { formatCount, formatDuration } from '../format.js';
+import { withRestore } from './port-wrappers.js';
 
 /** A stream progress can be written to. */
 export interface ProgressStream {
@@ -19,26 +20,20 @@ export interface ProgressStream {
 export function withProgress(port: IpsetPort, stream: ProgressStream, now: () => number = Date.now): IpsetPort {
   if (stream.isTTY !== true) return port;
   let count = 0;
-  return {
-    ...port,
-    save: (o?: PortCallOptions) => port.save(o),
-    listNames: (o?: PortCallOptions) => port.listNames(o),
-    listHeaders: (o?: PortCallOptions) => port.listHeaders(o),
-    async restore(text: string, o?: PortCallOptions): Promise<CommandResult> {
-      count += 1;
-      let lines = 0;
-      for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lines++;
-      const started = now();
-      const label = `ipsets: restore ${count}: ${formatCount(lines)} lines`;
-      const draw = () => stream.write(`\r\u001b[2K${label} … ${formatDuration(now() - started)}`);
-      draw();
-      const timer = setInterval(draw, 200);
-      try {
-        return await port.restore(text, o);
-      } finally {
-        clearInterval(timer);
-        stream.write('\r\u001b[2K');
-      }
-    },
-  };
+  return withRestore(port, async (text: string, o?: PortCallOptions): Promise<CommandResult> => {
+    count += 1;
+    let lines = 0;
+    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lines++;
+    const started = now();
+    const label = `ipsets: restore ${count}: ${formatCount(lines)} lines`;
+    const draw = () => stream.write(`\r\u001b[2K${label} … ${formatDuration(now() - started)}`);
+    draw();
+    const timer = setInterval(draw, 200);
+    try {
+      return await port.restore(text, o);
+    } finally {
+      clearInterval(timer);
+      stream.write('\r\u001b[2K');
+    }
+  });
 }

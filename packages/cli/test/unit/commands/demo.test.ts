@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { kernelName } from '@ipsets/core';
-import { compareWithDesired, runDemo } from '../../src/commands/demo.js';
+import { runDemo } from '../../../src/commands/demo.js';
+import { compareWithDesired } from '../../../src/demo/compare.js';
 
 describe('runDemo', () => {
   it('tells the whole story and its final check passes', async () => {
