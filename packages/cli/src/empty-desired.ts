@@ -8,9 +8,10 @@
  * rule, references counted), read only when the desired state is empty: a non-empty
  * desired state costs nothing here.
  */
-import { IpsetsError, parseListHeaders, parseSave, planReconcile } from '@ipsets/core';
+import { IpsetsError, planReconcile } from '@ipsets/core';
 import type { DesiredState, IpsetPort } from '@ipsets/core';
 import { formatCount } from './format.js';
+import { readKernel } from './kernel/read-kernel.js';
 
 /**
  * Owned kernel sets that reconciling `desired` would destroy: the sets with a destroy
@@ -19,15 +20,8 @@ import { formatCount } from './format.js';
  * @throws IpsetsError `KERNEL_READ_FAILED` when the kernel cannot be read.
  */
 export async function setsDestroyedBy(desired: DesiredState, port: IpsetPort): Promise<string[]> {
-  const saved = await port.save();
-  if (saved.exitCode !== 0) {
-    throw new IpsetsError('KERNEL_READ_FAILED', `ipset save failed (exit ${saved.exitCode}): ${saved.stderr.trim().slice(0, 500)}`);
-  }
-  const listed = await port.listHeaders();
-  if (listed.exitCode !== 0) {
-    throw new IpsetsError('KERNEL_READ_FAILED', `ipset list -t failed (exit ${listed.exitCode}): ${listed.stderr.trim().slice(0, 500)}`);
-  }
-  const plan = planReconcile(desired, parseSave(saved.stdout), parseListHeaders(listed.stdout));
+  const { snapshot, headers } = await readKernel(port);
+  const plan = planReconcile(desired, snapshot, headers);
   return [...new Set(plan.lines.filter((l) => l.op === 'destroy').map((l) => l.set))];
 }
 

@@ -2,8 +2,7 @@
  * `ipsets diff FILE`: per set, the members to add and remove to make the chosen
  * kernel equal to the file (what `apply` would change). Changes nothing.
  */
-import { IpsetsError, parseListHeaders, parseSave, planReconcile } from '@ipsets/core';
-import type { IpsetPort, SaveSnapshot, SetHeader } from '@ipsets/core';
+import { planReconcile } from '@ipsets/core';
 import { EXIT, stdoutStyle } from '../cli-io.js';
 import type { CliIo } from '../cli-io.js';
 import { desiredStateOf } from '../desired-file.js';
@@ -11,6 +10,7 @@ import { loadDesiredInput } from '../desired-input.js';
 import { diffFromPlan, formatDiff, remainingFromPlan } from '../output/diff.js';
 import { formatNotes } from '../output/plan-text.js';
 import { openKernel } from '../kernel.js';
+import { readKernel } from '../kernel/read-kernel.js';
 import type { KernelOptions } from '../kernel.js';
 
 /** Options of {@link diffCommand}. */
@@ -23,19 +23,6 @@ export interface DiffCommandOptions extends KernelOptions {
   json?: boolean;
   /** Where `-` reads from (default process.stdin). */
   stdin?: AsyncIterable<string | Buffer>;
-}
-
-/** Reads the kernel's save and headers through a port. */
-export async function readKernel(port: IpsetPort): Promise<{ snapshot: SaveSnapshot; headers: SetHeader[] }> {
-  const saved = await port.save();
-  if (saved.exitCode !== 0) {
-    throw new IpsetsError('KERNEL_READ_FAILED', `ipset save failed (exit ${saved.exitCode}): ${saved.stderr.trim()}`);
-  }
-  const listed = await port.listHeaders();
-  if (listed.exitCode !== 0) {
-    throw new IpsetsError('KERNEL_READ_FAILED', `ipset list -t failed (exit ${listed.exitCode}): ${listed.stderr.trim()}`);
-  }
-  return { snapshot: parseSave(saved.stdout), headers: parseListHeaders(listed.stdout) };
 }
 
 /** Runs `ipsets diff`; returns the exit code. */

@@ -2,10 +2,11 @@
  * `ipsets save`: the kernel's owned sets in `ipset save` format (the kernel's own
  * lines of the sets core's ownership rule gives the owner), ready for `ipsets plan --save`.
  */
-import { DEFAULT_OWNER, IpsetsError, isOwnedSetName, parseSave, validateOwnerPrefix } from '@ipsets/core';
+import { DEFAULT_OWNER, isOwnedSetName, parseSave, validateOwnerPrefix } from '@ipsets/core';
 import { EXIT } from '../cli-io.js';
 import type { CliIo } from '../cli-io.js';
 import { openKernel } from '../kernel.js';
+import { readSaveText } from '../kernel/read-kernel.js';
 import type { KernelOptions } from '../kernel.js';
 
 /** Options of {@link saveCommand}. */
@@ -36,11 +37,7 @@ export async function saveCommand(options: SaveCommandOptions, io: CliIo): Promi
   // The check reset makes: a prefix such as `a` would claim other components' sets.
   validateOwnerPrefix(owner);
   const kernel = await openKernel(options, io.cwd);
-  const saved = await kernel.port.save();
-  if (saved.exitCode !== 0) {
-    throw new IpsetsError('KERNEL_READ_FAILED', `ipset save failed (exit ${saved.exitCode}): ${saved.stderr.trim()}`);
-  }
-  const owned = filterOwnedSave(saved.stdout, owner);
+  const owned = filterOwnedSave(await readSaveText(kernel.port), owner);
   if (options.json === true) {
     io.stdout.write(JSON.stringify({ schemaVersion: 1, owner, sets: parseSave(owned).sets }, null, 2) + '\n');
     return EXIT.ok;
