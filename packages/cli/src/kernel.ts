@@ -7,7 +7,7 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { IpsetsError, isIpsetsError, quote } from '@ipsets/core';
 import type { CommandResult, IpsetPort, PortCallOptions } from '@ipsets/core';
-import type { FakeKernel } from '@ipsets/testing';
+import type { FakeKernel } from '@ipsets/fake-kernel';
 import { formatCount, formatDuration } from './format.js';
 
 /** Default name of the fake kernel's state file (in the working folder). */
@@ -63,7 +63,7 @@ export async function openKernel(options: KernelOptions, cwd = process.cwd()): P
     }
     const path = resolve(cwd, options.state ?? DEFAULT_STATE_FILE);
     const fake = await loadFakeKernel(path);
-    const { createFakePort } = await import('@ipsets/testing');
+    const { createFakePort } = await import('@ipsets/fake-kernel');
     return {
       kind: 'fake',
       port: createFakePort(fake),
@@ -121,7 +121,7 @@ function withFlagNames(error: unknown): never {
 
 /** Reads a fake kernel's state file; a missing file is an empty kernel. */
 export async function loadFakeKernel(path: string): Promise<FakeKernel> {
-  const { FakeKernel } = await import('@ipsets/testing');
+  const { FakeKernel } = await import('@ipsets/fake-kernel');
   let text: string;
   try {
     text = await readFile(path, 'utf8');

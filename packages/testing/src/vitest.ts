@@ -12,7 +12,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { classifyIpsetError, parseListHeaders, parseListNames, parseSave } from '@ipsets/core';
 import type { ClassifyOp, CommandResult, IpsetPort, SetHeader } from '@ipsets/core';
-import { canonicalSave, canonicalSaveText } from './invariants.js';
+import { canonicalSave, canonicalSaveText } from '@ipsets/fake-kernel';
 
 /** What {@link describePortContract}'s factory returns. */
 export interface PortContractFixture {

@@ -26,7 +26,7 @@ import {
   renderRestore,
 } from '@ipsets/core';
 import type { ApplyReport, CommandResult, DesiredState, IpsetPort, PortCallOptions, SetMetadata } from '@ipsets/core';
-import { FakeKernel, createFakePort } from '@ipsets/testing';
+import { FakeKernel, createFakePort } from '@ipsets/fake-kernel';
 import { EXIT, stdoutStyle } from '../cli-io.js';
 import type { CliIo } from '../cli-io.js';
 import { formatApplyReport, formatBytes, formatCount, formatDuration, formatPlanCounts, headRestore, labelsOf } from '../format.js';
