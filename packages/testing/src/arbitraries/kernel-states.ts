@@ -31,7 +31,8 @@ const KERNEL_TYPES = [
 ] as const;
 type KernelType = (typeof KERNEL_TYPES)[number];
 
-const SPEC_TYPE: Readonly<Record<CreateSpec, KernelType>> = {
+/** The kernel `create` type and options of each desired spec (used by the tests of these tools too; not exported by the package). */
+export const SPEC_TYPE: Readonly<Record<CreateSpec, KernelType>> = {
   nethash: 'hash:net',
   'nethash maxelem 4294967295': 'hash:net maxelem 4294967295',
   'hash:ip,port': 'hash:ip,port',
