@@ -3,7 +3,7 @@
  * see the reconcile plan with its sections and error handlers, then step through the
  * apply on an in-page fake kernel, attempt by attempt, with a fault of your choice.
  * Everything runs in the page: @ipsets/core plans, the fake kernel from
- * @ipsets/testing/fake plays ipset 7.17; nothing is sent anywhere.
+ * @ipsets/fake-kernel plays ipset 7.17; nothing is sent anywhere.
  */
 import {
   IPSetManager,
@@ -17,7 +17,7 @@ import {
   setTypeInfo,
 } from '@ipsets/core';
 import type { ApplyReport, DesiredState, NamingScheme, RestorePlan, RestoreSession, SetMetadata } from '@ipsets/core';
-import { FakeKernel, convergenceProblems } from '@ipsets/testing/fake';
+import { FakeKernel, convergenceProblems } from '@ipsets/fake-kernel';
 import { parse as parseYaml } from 'yaml';
 
 // ---------------------------------------------------------------- desired file

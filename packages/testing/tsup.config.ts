@@ -3,12 +3,11 @@ import { defineConfig } from 'tsup';
 // `npm run demo` sets IPSETS_SKIP_DTS=1: a first run needs the code, not the type declarations.
 const skipDts = process.env.IPSETS_SKIP_DTS === '1';
 
-// The library entries as ESM (`import`) and CommonJS (`require`, with .d.cts types);
-// the fake-ipset executable as ESM only.
+// ESM (`import`) and CommonJS (`require`, with .d.cts types for TypeScript CommonJS consumers).
 export default defineConfig({
-  entry: { index: 'src/index.ts', fake: 'src/fake.ts', vitest: 'src/vitest.ts', 'fake-ipset': 'src/bin/fake-ipset.ts' },
+  entry: { index: 'src/index.ts', fake: 'src/fake.ts', vitest: 'src/vitest.ts' },
   format: ['esm', 'cjs'],
-  dts: skipDts ? false : { entry: { index: 'src/index.ts', fake: 'src/fake.ts', vitest: 'src/vitest.ts' } },
+  dts: !skipDts,
   sourcemap: true,
   clean: true,
   target: 'es2022',

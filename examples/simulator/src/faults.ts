@@ -11,8 +11,8 @@
  * - `crash`: ipset dies after k lines (SIGKILL, no message).
  */
 import type { CommandResult, IpsetPort } from '@ipsets/core';
-import { createFakePort } from '@ipsets/testing/fake';
-import type { FakeKernel } from '@ipsets/testing/fake';
+import { createFakePort } from '@ipsets/fake-kernel';
+import type { FakeKernel } from '@ipsets/fake-kernel';
 import type { Random } from './prng.js';
 
 /** Kinds of planted faults. */

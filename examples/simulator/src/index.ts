@@ -1,5 +1,5 @@
 /**
- * A fleet of simulated nodes built on `@ipsets/core` and `@ipsets/testing/fake`
+ * A fleet of simulated nodes built on `@ipsets/core` and `@ipsets/fake-kernel`
  * only: a seeded cluster trace, one manager and fake kernel per node, planted kernel
  * faults, simulated time, and a report that is the same for the same seed.
  *

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { IPSetManager } from '@ipsets/core';
-import { FakeKernel, assertConverged } from '@ipsets/testing';
+import { FakeKernel, assertConverged } from '@ipsets/fake-kernel';
 import { applyEvent, formatReport, generateTrace, simulate, simulateNodes, summarize } from '../src/index.js';
 import type { SimulationConfig } from '../src/index.js';
 
@@ -96,7 +96,7 @@ describe('the trace and the controller', () => {
     // The independent oracle agrees with a plain apply of the same manager.
     const kernel = new FakeKernel();
     const { applyIPSets } = await import('@ipsets/core');
-    const { createFakePort } = await import('@ipsets/testing/fake');
+    const { createFakePort } = await import('@ipsets/fake-kernel');
     const report = await applyIPSets(manager, createFakePort(kernel));
     expect(report.converged).toBe(true);
     assertConverged(kernel, manager.desiredState());

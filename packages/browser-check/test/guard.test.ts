@@ -48,7 +48,7 @@ describe('the browser bundle guard', () => {
       outdir: out,
     });
     expect(result.inputs.some((p) => p.startsWith('packages/core/src/'))).toBe(true);
-    expect(result.inputs.some((p) => p === 'packages/testing/src/fake-kernel.ts')).toBe(true);
+    expect(result.inputs.some((p) => p === 'packages/fake-kernel/src/fake-kernel.ts')).toBe(true);
     expect(result.inputs.filter((p) => p.includes('fast-check') || p.includes('arbitraries'))).toEqual([]);
     for (const o of result.outputs) expect(o.bytes).toBeGreaterThan(10_000);
     console.log(`bundle sizes: ${result.outputs.map((o) => `${o.file.split('/').pop()} ${o.bytes} bytes`).join(', ')}`);

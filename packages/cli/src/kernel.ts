@@ -6,7 +6,7 @@
 import { resolve } from 'node:path';
 import { IpsetsError, isIpsetsError, quote } from '@ipsets/core';
 import type { IpsetPort } from '@ipsets/core';
-import type { FakeKernel } from '@ipsets/testing';
+import type { FakeKernel } from '@ipsets/fake-kernel';
 import { DEFAULT_READ_TIMEOUT_MS, DEFAULT_RESTORE_TIMEOUT_MS, DEFAULT_STATE_FILE } from './defaults.js';
 import { loadFakeKernel, saveFakeKernel } from './kernel/fake-state-file.js';
 import { aroundEveryCall } from './kernel/port-wrappers.js';
@@ -59,7 +59,7 @@ export async function openKernel(options: KernelOptions, cwd = process.cwd()): P
     }
     const path = resolve(cwd, options.state ?? DEFAULT_STATE_FILE);
     const fake = await loadFakeKernel(path);
-    const { createFakePort } = await import('@ipsets/testing');
+    const { createFakePort } = await import('@ipsets/fake-kernel');
     return {
       kind: 'fake',
       port: createFakePort(fake),

@@ -107,6 +107,8 @@ describe('deploy/image/build-tree.sh', () => {
       expect(existsSync(join(tree, 'node_modules/.pnpm', dev.replace('/', '+')))).toBe(false);
     }
     const store = readdirSync(join(tree, 'node_modules/.pnpm'));
+    // The fake kernel the CLI runs (`--kernel fake`, `demo`) needs no test tooling.
+    expect(store.filter((p) => /^(fast-check|vitest|@vitest\+)/.test(p))).toEqual([]);
     // Recorded for the operator's guide: what the tree costs on disk and what it carries.
     console.info(
       `[production tree] ${(sizeOf(tree) / 1024 ** 2).toFixed(1)} MiB in ${store.length - 2} packages; ` +

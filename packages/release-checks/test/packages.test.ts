@@ -3,10 +3,11 @@
  * temp folder; the tarball carries LICENSE, README and the registry metadata;
  * publint and arethetypeswrong report nothing; the tarballs install with npm into
  * an empty project where the `ipsets` command runs and where CommonJS (plain and
- * TypeScript) and ESM consumers load @ipsets/core and use it.
+ * TypeScript) and ESM consumers load @ipsets/core and use it; a production install of
+ * the `ipsets` command alone carries no test tooling (fast-check, vitest).
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +16,7 @@ import { PUBLISHED, ROOT } from './helpers/repo.js';
 const work = mkdtempSync(join(tmpdir(), 'ipsets-h5-pack-'));
 const packs = join(work, 'packs');
 const project = join(work, 'project');
+const production = join(work, 'production');
 const tarballs = new Map<string, string>();
 const BIN = `${ROOT}packages/release-checks/node_modules/.bin/`;
 
@@ -191,7 +193,7 @@ console.log(JSON.stringify({ name, text }));
       join(project, 'consumer.cjs'),
       consumer(
         "const { kernelName, parseSave, planReconcile, renderRestore } = require('@ipsets/core');\n" +
-          "for (const p of ['@ipsets/exec-linux', '@ipsets/testing', '@ipsets/cli']) if (typeof require(p) !== 'object') throw new Error(p);",
+          "for (const p of ['@ipsets/exec-linux', '@ipsets/fake-kernel', '@ipsets/testing', '@ipsets/cli']) if (typeof require(p) !== 'object') throw new Error(p);",
       ),
     );
     const result = run(process.execPath, ['consumer.cjs'], project);
@@ -231,5 +233,64 @@ console.log(JSON.stringify({ name, text }));
     const result = run(process.execPath, ['out/consumer.cjs'], project);
     expect(result.status, result.out).toBe(0);
     expectPlanned(result.out);
+  });
+});
+
+/** Bytes under `dir` (files and links themselves, not what links point at). */
+function treeBytes(dir: string): number {
+  let total = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    total += entry.isDirectory() ? treeBytes(path) : lstatSync(path).size;
+  }
+  return total;
+}
+
+describe('a production install of the packed @ipsets/cli', () => {
+  /** The @ipsets tarballs the CLI needs at run time: its dependencies, theirs, and so on. */
+  function runtimeClosure(): string[] {
+    const seen = new Set<string>();
+    const visit = (name: string): void => {
+      if (seen.has(name)) return;
+      seen.add(name);
+      const tarball = tarballs.get(name);
+      expect(tarball, `${name} is a runtime dependency but no tarball of it was packed`).toBeDefined();
+      const manifest = JSON.parse(tarFile(tarball!, 'package.json')) as Manifest;
+      for (const dep of Object.keys(manifest.dependencies ?? {})) if (dep.startsWith('@ipsets/')) visit(dep);
+    };
+    visit('@ipsets/cli');
+    return [...seen].sort();
+  }
+
+  beforeAll(() => {
+    mkdirSync(production);
+    writeFileSync(join(production, 'package.json'), JSON.stringify({ name: 'production', version: '0.0.0', private: true }));
+    const closure = runtimeClosure();
+    const installed = run(
+      'npm',
+      ['install', '--omit=dev', '--no-audit', '--no-fund', '--loglevel=error', ...closure.map((name) => tarballs.get(name)!)],
+      production,
+      540_000,
+    );
+    expect(installed.status, installed.out).toBe(0);
+  });
+
+  it('has no fast-check and no vitest in its tree (the fake kernel it runs needs neither)', () => {
+    const lock = JSON.parse(readFileSync(join(production, 'package-lock.json'), 'utf8')) as { packages: Record<string, unknown> };
+    const paths = Object.keys(lock.packages);
+    const testTools = paths.filter((path) => /(^|\/)node_modules\/(fast-check|vitest|@vitest\/[^/]+)$/.test(path));
+    expect(testTools, 'test tooling in the production tree of the ipsets command').toEqual([]);
+    expect(paths.filter((path) => /node_modules\/@ipsets\/testing$/.test(path))).toEqual([]);
+    const version = run(join(production, 'node_modules/.bin/ipsets'), ['--version'], production);
+    expect(version.status, version.out).toBe(0);
+    // Recorded for the operator's guide: what a production install of the command costs on disk.
+    console.info(
+      `[production install] ${(treeBytes(join(production, 'node_modules')) / 1024 ** 2).toFixed(1)} MiB in ${paths.length - 1} packages`,
+    );
+  });
+
+  it('runs `ipsets demo` (the embedded fake kernel) from that tree', () => {
+    const demo = run(join(production, 'node_modules/.bin/ipsets'), ['demo', '--pods', '40'], production);
+    expect(demo.status, demo.out).toBe(0);
   });
 });

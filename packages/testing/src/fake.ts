@@ -1,24 +1,8 @@
 /**
- * `@ipsets/testing/fake` — the runtime part of the testing package: the fake kernel,
- * the port over it and the invariant checks, without fast-check or anything else a
- * test runner needs. This is the entry a simulator or a browser page imports: its
- * import graph is this package's kernel model and `@ipsets/core`, nothing from Node.
+ * `@ipsets/testing/fake` — the fake kernel, its port and the invariant checks, without
+ * fast-check. They live in `@ipsets/fake-kernel` now (import them from there); this
+ * subpath re-exports that package for code written against it before.
  *
  * @packageDocumentation
  */
-export { FakeKernel } from './fake-kernel.js';
-export type { CrashSignal, FakeKernelJSON, FakeKernelOptions, FaultSpec, RestoreOptions } from './fake-kernel.js';
-export { createFakePort } from './fake-port.js';
-export type { FakePortOptions } from './fake-port.js';
-export {
-  assertConverged,
-  assertForeignUntouched,
-  assertReportTruthful,
-  canonicalSave,
-  canonicalSaveText,
-  convergenceProblems,
-  normalizeCreateOptions,
-  saveTextOf,
-  uncertainSets,
-} from './invariants.js';
-export type { CanonicalSet, ConvergedOptions, ConvergenceProblem, SaveSource, TruthfulOptions } from './invariants.js';
+export * from '@ipsets/fake-kernel';

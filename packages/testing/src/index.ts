@@ -1,17 +1,17 @@
 /**
- * @ipsets/testing — a fake kernel faithful to ipset 7.17, a port over it, the
- * `fake-ipset` executable, fast-check arbitraries and invariant checks.
+ * @ipsets/testing — fast-check arbitraries for @ipsets (pools, manager calls, desired
+ * and kernel states, fault plans and the faulty port that arms them, differential
+ * restore scripts), re-exporting the fake kernel of `@ipsets/fake-kernel` (the kernel,
+ * its port and the invariant checks) so that one import serves a test. The port
+ * contract suite is the `./vitest` subpath.
  *
  * @packageDocumentation
  */
 
-// --- fake kernel, port ---
-export { FakeKernel } from './fake-kernel.js';
-export type { CrashSignal, FakeKernelJSON, FakeKernelOptions, FaultSpec, RestoreOptions } from './fake-kernel.js';
-export { createFakePort } from './fake-port.js';
-export type { FakePortOptions } from './fake-port.js';
+// --- the fake kernel, its port, the invariants ---
+export * from '@ipsets/fake-kernel';
 
-// --- arbitraries, invariants ---
+// --- arbitraries ---
 export {
   FOREIGN_NAMES,
   LIST_SET_METAS,
@@ -26,44 +26,17 @@ export {
   RAW_NET_MEMBERS,
   RAW_PORT_MEMBERS,
   REF_NAMES,
-  applyManagerCall,
-  buildKernel,
-  desiredStateArb,
-  faultMessage,
-  faultPlanArb,
-  faultyPort,
-  kernelNearArb,
-  kernelStateArb,
-  managerCallArb,
-  managerCallsArb,
-  managerConfigArb,
-  managerDesiredStateArb,
-  ownedNames,
-  restoreLineOp,
-} from './arbitraries.js';
-export type {
-  ArmedFault,
-  DesiredStateOptions,
-  FaultPlan,
-  FaultPlanOptions,
-  FaultTarget,
-  FaultyPort,
-  InitialKernel,
-  KernelStateOptions,
-  ManagerCall,
-  PlannedFault,
-} from './arbitraries.js';
+} from './arbitraries/pools.js';
+export { applyManagerCall, managerCallArb, managerCallsArb, managerConfigArb } from './arbitraries/manager-calls.js';
+export type { ManagerCall } from './arbitraries/manager-calls.js';
+export { desiredStateArb, managerDesiredStateArb, ownedNames } from './arbitraries/desired-states.js';
+export type { DesiredStateOptions } from './arbitraries/desired-states.js';
+export { buildKernel, kernelNearArb, kernelStateArb } from './arbitraries/kernel-states.js';
+export type { InitialKernel, KernelStateOptions } from './arbitraries/kernel-states.js';
+export { faultPlanArb } from './arbitraries/fault-plans.js';
+export type { FaultPlan, FaultPlanOptions, FaultTarget, PlannedFault } from './arbitraries/fault-plans.js';
+export { faultMessage, restoreLineOp } from './arbitraries/restore-lines.js';
+export { faultyPort } from './arbitraries/faulty-port.js';
+export type { ArmedFault, FaultyPort } from './arbitraries/faulty-port.js';
 export { restoreScriptArb } from './restore-scripts.js';
 export type { RestoreScript } from './restore-scripts.js';
-export {
-  assertConverged,
-  assertForeignUntouched,
-  assertReportTruthful,
-  canonicalSave,
-  canonicalSaveText,
-  convergenceProblems,
-  normalizeCreateOptions,
-  saveTextOf,
-  uncertainSets,
-} from './invariants.js';
-export type { CanonicalSet, ConvergedOptions, ConvergenceProblem, SaveSource, TruthfulOptions } from './invariants.js';

@@ -8,11 +8,18 @@
  * kinds, what survives an error of each side, and the formats of `save`, `list -n`
  * and `list -t`. Cases share one port and give their sets names unique to the case,
  * so one network namespace serves the whole suite; each case destroys its sets after.
+ *
+ * The subpath also holds `createDescribeKernel`, the `describe` of real-kernel suites
+ * (run, skip with the reason, or fail in CI), so every package gates them one way.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { classifyIpsetError, parseListHeaders, parseListNames, parseSave } from '@ipsets/core';
 import type { ClassifyOp, CommandResult, IpsetPort, SetHeader } from '@ipsets/core';
-import { canonicalSave, canonicalSaveText } from './invariants.js';
+import { canonicalSave, canonicalSaveText } from '@ipsets/fake-kernel';
+
+// The real-kernel gate as a `describe`, shared by every package's kernel tests.
+export { createDescribeKernel } from './kernel-gate.js';
+export type { DescribeKernel, KernelGateAnswer } from './kernel-gate.js';
 
 /** What {@link describePortContract}'s factory returns. */
 export interface PortContractFixture {

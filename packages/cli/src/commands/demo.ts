@@ -16,7 +16,7 @@
  */
 import { IPSetManager, applyIPSets, familyOfSpec, kernelTypeOfSpec, parseListHeaders, planApply, prefixedName, renderRestore } from '@ipsets/core';
 import type { ApplyReport, DesiredState, SetMetadata } from '@ipsets/core';
-import { FakeKernel, createFakePort } from '@ipsets/testing';
+import { FakeKernel, createFakePort } from '@ipsets/fake-kernel';
 import { EXIT, stdoutStyle } from '../cli-io.js';
 import type { CliIo } from '../cli-io.js';
 import { Cluster, NAMESPACES, POLICIES, prng } from '../demo/cluster.js';

@@ -6,11 +6,11 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { IpsetsError, quote } from '@ipsets/core';
-import type { FakeKernel } from '@ipsets/testing';
+import type { FakeKernel } from '@ipsets/fake-kernel';
 
 /** Reads a fake kernel's state file; a missing file is an empty kernel. */
 export async function loadFakeKernel(path: string): Promise<FakeKernel> {
-  const { FakeKernel } = await import('@ipsets/testing');
+  const { FakeKernel } = await import('@ipsets/fake-kernel');
   let text: string;
   try {
     text = await readFile(path, 'utf8');

@@ -1,43 +1,10 @@
 /**
- * Vitest gate for tests that need the real kernel. Import `describeKernel` instead of
- * `describe`: the suite runs when {@link kernelTestGate} says so, is skipped with a
- * one-line reason otherwise, and FAILS with that reason when `IPSETS_KERNEL_TESTS=require`.
+ * `describeKernel` for this package's real-kernel suites: the shared gate of
+ * `@ipsets/testing/vitest` over `kernelTestGate` (runs them, skips them with the
+ * reason, or fails them in CI or with `IPSETS_KERNEL_TESTS=require`).
  */
-import { describe, it } from 'vitest';
 import { kernelTestGate } from '../../src/netns.js';
-import type { KernelTestGate } from '../../src/netns.js';
+import { createDescribeKernel } from '@ipsets/testing/vitest';
 
-async function resolveGate(): Promise<KernelTestGate & { error?: Error }> {
-  try {
-    return await kernelTestGate();
-  } catch (error) {
-    return { run: false, reason: (error as Error).message, error: error as Error };
-  }
-}
-
-/** The resolved gate (probed once per test file). */
-export const kernelGate = await resolveGate();
-
-let announced = false;
-
-/** `describe` for real-kernel suites (see the module comment). */
-export function describeKernel(name: string, fn: () => void): void {
-  if (kernelGate.run) {
-    describe(name, fn);
-    return;
-  }
-  const { error } = kernelGate;
-  if (error !== undefined) {
-    describe(name, () => {
-      it('needs the real kernel', () => {
-        throw error;
-      });
-    });
-    return;
-  }
-  if (!announced) {
-    announced = true;
-    console.warn(`[kernel tests skipped] ${kernelGate.reason}`);
-  }
-  describe.skip(`${name} (skipped: ${kernelGate.reason})`, fn);
-}
+/** `describe` for suites that need root, ipset and network namespaces. */
+export const describeKernel = await createDescribeKernel(kernelTestGate);

@@ -10,7 +10,7 @@ export const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 export const CLI_BIN = `${ROOT}packages/cli/dist/bin.js`;
 
 /** The packages that are published (everything under packages/ that is not private). */
-export const PUBLISHED = ['core', 'exec-linux', 'testing', 'cli'] as const;
+export const PUBLISHED = ['core', 'exec-linux', 'fake-kernel', 'testing', 'cli'] as const;
 
 /** Runs the built CLI with `args`; returns its exit code and output. */
 export function runCli(args: readonly string[]): { status: number; stdout: string; stderr: string } {

@@ -31,7 +31,7 @@ import {
   managerDesiredStateArb,
 } from '@ipsets/testing';
 import type { FaultyPort } from '@ipsets/testing';
-import { excerpt, fcOptions } from './fc-options.js';
+import { excerpt, fcOptions } from '../helpers/fc-options.js';
 
 const FILE = 'convergence';
 

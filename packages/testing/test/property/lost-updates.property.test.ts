@@ -28,7 +28,7 @@ import {
   restoreLineOp,
 } from '@ipsets/testing';
 import type { FaultPlan, FaultyPort, InitialKernel } from '@ipsets/testing';
-import { excerpt, fcOptions } from './fc-options.js';
+import { excerpt, fcOptions } from '../helpers/fc-options.js';
 
 const FILE = 'lost-updates';
 

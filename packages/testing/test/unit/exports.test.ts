@@ -74,6 +74,7 @@ describe('@ipsets/testing public exports', () => {
   it('@ipsets/testing/vitest exports exactly these names', () => {
     expect(Object.keys(entry2).sort()).toMatchInlineSnapshot(`
       [
+        "createDescribeKernel",
         "describePortContract",
       ]
     `);

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { execa, execaSync } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-const pkg = fileURLToPath(new URL('../..', import.meta.url));
+const pkg = fileURLToPath(new URL('../../..', import.meta.url));
 const bin = join(pkg, 'dist', 'fake-ipset.js');
 const P = 'ipset v7.17: ';
 

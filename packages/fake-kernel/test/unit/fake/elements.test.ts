@@ -6,8 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { FakeKernel } from '../../src/fake-kernel.js';
-import { run, sorted } from '../helpers/fake.js';
+import { FakeKernel } from '../../../src/fake-kernel.js';
+import { run, sorted } from '../../helpers/fake.js';
 
 interface Row {
   create: string;
@@ -19,7 +19,7 @@ interface Row {
 
 /** Rows like `hash:ip | add a 10.0.0.1 | rc=0 | stored: 10.0.0.1 | stderr: ` (section 3b of the log). */
 function readRows(): Row[] {
-  const text = readFileSync(fileURLToPath(new URL('../fixtures/ipset-probe.log', import.meta.url)), 'utf8');
+  const text = readFileSync(fileURLToPath(new URL('../../fixtures/ipset-probe.log', import.meta.url)), 'utf8');
   const rows: Row[] = [];
   for (const line of text.split('\n')) {
     const m = /^(hash:[a-z,]+(?: family inet6| netmask 24)?)\s+\| (add a .*?)\s+\| rc=(\d+) \| stored: (.*?) \| stderr: (.*)$/.exec(line);

@@ -4,7 +4,7 @@
  * parameter: rc 2 + Try-line).
  */
 import { describe, expect, it } from 'vitest';
-import { kernelWith, P, run, sorted, TRY } from '../helpers/fake.js';
+import { kernelWith, P, run, sorted, TRY } from '../../helpers/fake.js';
 
 type Side = 'K' | 'U' | 'P' | 'raw';
 

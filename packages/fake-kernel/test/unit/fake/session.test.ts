@@ -3,8 +3,8 @@
  * error, -exist (docs/ipset-semantics.md §1, §2). Stderr texts are verbatim.
  */
 import { describe, expect, it } from 'vitest';
-import { FakeKernel } from '../../src/fake-kernel.js';
-import { adds, kernelWith, P, run, sorted, TRY } from '../helpers/fake.js';
+import { FakeKernel } from '../../../src/fake-kernel.js';
+import { adds, kernelWith, P, run, sorted, TRY } from '../../helpers/fake.js';
 
 const A = 'create a hash:ip';
 

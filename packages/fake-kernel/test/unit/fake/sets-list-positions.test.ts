@@ -8,7 +8,7 @@
  * set name and reported `Set to be added/deleted/tested as element does not exist.`.
  */
 import { describe, expect, it } from 'vitest';
-import { kernelWith, P } from '../helpers/fake.js';
+import { kernelWith, P } from '../../helpers/fake.js';
 
 const SETUP = 'create a hash:ip\ncreate b hash:ip\ncreate n hash:ip\ncreate m hash:ip\ncreate l list:set\ncreate l2 list:set\nadd l a\nadd l b\n';
 

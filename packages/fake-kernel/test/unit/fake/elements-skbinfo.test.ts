@@ -6,7 +6,7 @@
  * decimal-skbmark defect; these rows pin the fix).
  */
 import { describe, expect, it } from 'vitest';
-import { kernelWith, P, run } from '../helpers/fake.js';
+import { kernelWith, P, run } from '../../helpers/fake.js';
 
 const SKB = 'create d hash:ip skbinfo';
 const BAD_MARK = 'Syntax error: Invalid skbmark format, it should be:  MARK/MASK or MARK (see manpage)';

@@ -8,9 +8,10 @@
  *
  * Concurrent invocations on one state file are not serialised (last writer wins).
  */
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { FakeKernel } from '../fake-kernel.js';
+import { existsSync, readFileSync } from 'node:fs';
+import type { FakeKernel } from '../fake-kernel.js';
 import { matchCommand, matchEnvOpt } from '../fake/session.js';
+import { readStateFile, writeStateFile } from '../state-file.js';
 
 const READ_ONLY = new Set(['list', 'save', 'version', 'help', 'test', 'quit']);
 
@@ -27,7 +28,7 @@ function commandOf(argv: readonly string[]): string | undefined {
   return undefined;
 }
 
-function main(): number {
+async function main(): Promise<number> {
   const statePath = process.env.IPSETS_FAKE_STATE;
   if (statePath === undefined || statePath === '') {
     process.stderr.write('fake-ipset: set IPSETS_FAKE_STATE to the path of the JSON state file\n');
@@ -35,9 +36,9 @@ function main(): number {
   }
   let kernel: FakeKernel;
   try {
-    kernel = existsSync(statePath) ? FakeKernel.fromJSON(JSON.parse(readFileSync(statePath, 'utf8'))) : new FakeKernel();
+    kernel = await readStateFile(statePath);
   } catch (e) {
-    process.stderr.write(`fake-ipset: cannot read state ${JSON.stringify(statePath)}: ${(e as Error).message}\n`);
+    process.stderr.write(`fake-ipset: ${(e as Error).message}\n`);
     return 255;
   }
   const argv = process.argv.slice(2);
@@ -54,9 +55,7 @@ function main(): number {
   const stdin = cmd === 'restore' ? (input ?? readFileSync(0, 'utf8')) : '';
   const result = kernel.exec(argv, stdin);
   if (cmd === undefined || !READ_ONLY.has(cmd)) {
-    const tmp = `${statePath}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify(kernel));
-    renameSync(tmp, statePath);
+    await writeStateFile(statePath, kernel);
   }
   process.stdout.write(result.stdout);
   process.stderr.write(result.stderr);
@@ -66,4 +65,6 @@ function main(): number {
   return result.exitCode;
 }
 
-process.exitCode = main();
+void main().then((code) => {
+  process.exitCode = code;
+});

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { IPSetManager, applyIPSets, parseListHeaders, parseSave, planReconcile, prefixedName, renderRestore, resetIPSets } from '@ipsets/core';
 import type { SetMetadata } from '@ipsets/core';
-import { FakeKernel, createFakePort } from '@ipsets/testing';
+import { FakeKernel, createFakePort } from '../../src/index.js';
 
 const NS: SetMetadata = { name: 'team-a', type: 'namespace' };
 

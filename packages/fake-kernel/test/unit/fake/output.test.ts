@@ -3,8 +3,8 @@
  * references, and the JSON state round trip.
  */
 import { describe, expect, it } from 'vitest';
-import { FakeKernel } from '../../src/fake-kernel.js';
-import { kernelWith, P, run } from '../helpers/fake.js';
+import { FakeKernel } from '../../../src/fake-kernel.js';
+import { kernelWith, P, run } from '../../helpers/fake.js';
 
 const STATE = [
   'create n hash:net',

@@ -1,0 +1,65 @@
+/**
+ * The fake kernel's state file: a missing file is an empty kernel, a written kernel
+ * reads back equal, a file that is not a state file is refused naming its path, and a
+ * write replaces the file whole (a reader never sees half of one).
+ */
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { isIpsetsError } from '@ipsets/core';
+import { FakeKernel } from '../../src/fake-kernel.js';
+import { readStateFile, writeStateFile } from '../../src/state-file.js';
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'ipsets-fake-state-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('readStateFile / writeStateFile', () => {
+  it('a missing file is an empty kernel; a written kernel reads back with the same save', async () => {
+    const path = join(dir, 'k.json');
+    const kernel = await readStateFile(path);
+    expect(kernel.setNames()).toEqual([]);
+    kernel.restore('create a hash:net\nadd a 10.0.0.0/8\n');
+    await writeStateFile(path, kernel);
+    const again = await readStateFile(path);
+    expect(again.save().stdout).toBe(kernel.save().stdout);
+    expect(again.members('a')).toEqual(['10.0.0.0/8']);
+  });
+
+  it('creates the folders on the way and leaves no temporary file behind', async () => {
+    const path = join(dir, 'a', 'b', 'k.json');
+    await writeStateFile(path, new FakeKernel());
+    expect(await readdir(join(dir, 'a', 'b'))).toEqual(['k.json']);
+    expect(JSON.parse(await readFile(path, 'utf8'))).toMatchObject({ format: 'ipsets-fake-kernel/1', slots: [] });
+  });
+
+  it('refuses a file that is not a state file, quoting its path and saying what was expected', async () => {
+    const path = join(dir, 'k.json');
+    await writeFile(path, '{"format": "something-else"}');
+    const error = await readStateFile(path).catch((e: unknown) => e);
+    expect(isIpsetsError(error, 'INVALID_ARGUMENT')).toBe(true);
+    expect((error as Error).message).toContain(`${JSON.stringify(path)} is not a fake kernel state file`);
+    expect((error as Error).message).toContain('expected the JSON a fake kernel writes, or no file (an empty kernel)');
+  });
+
+  it('refuses text that is not JSON', async () => {
+    const path = join(dir, 'k.json');
+    await writeFile(path, 'create a hash:ip\n');
+    const error = await readStateFile(path).catch((e: unknown) => e);
+    expect(isIpsetsError(error, 'INVALID_ARGUMENT')).toBe(true);
+    expect((error as Error).message).toContain('is not a fake kernel state file');
+  });
+
+  it('a path it cannot read (a folder) is an error naming the path, not an empty kernel', async () => {
+    const path = join(dir, 'folder');
+    await mkdir(path);
+    const error = await readStateFile(path).catch((e: unknown) => e);
+    expect(isIpsetsError(error, 'INVALID_ARGUMENT')).toBe(true);
+    expect((error as Error).message).toContain(`cannot read fake kernel state ${JSON.stringify(path)}`);
+  });
+});
