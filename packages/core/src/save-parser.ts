@@ -45,7 +45,11 @@ function isBlank(c: number): boolean {
  * Unlike the reference (docs/reference-behaviour.md §d.2, §g.2.11) a `create` on the last line is
  * parsed, and a `nomatch` entry does not end the reading of its set.
  *
- * Members are slices of `text`; a snapshot kept for long keeps the text alive.
+ * Members are slices of `text`; a snapshot kept for long keeps the text alive. Each
+ * set's `members` array is made on first read: until then the set holds only where
+ * its members lie in `text`, which `planReconcile` reads directly (a resync of
+ * a million-member save then makes no string per unchanged member). Reading or
+ * assigning `members` makes a plain array that every later reader sees.
  *
  * Bounded on hostile input: the first {@link MAX_PARSE_PROBLEMS} problems are kept,
  * each with at most {@link PROBLEM_TEXT_LIMIT} characters of its line; the rest are
@@ -68,12 +72,12 @@ export function parseSave(text: string): SaveSnapshot {
     if (length > PROBLEM_TEXT_LIMIT) p.length = length;
     problems.push(p);
   };
-  const byName = new Map<string, SavedSet>();
+  const byName = new Map<string, MemberSpans>();
   const n = text.length;
 
   // The set of the previous `add` line: consecutive adds name the same set, so
   // comparing in place avoids slicing the name and a map lookup per member.
-  let current: SavedSet | undefined;
+  let current: MemberSpans | undefined;
   let currentName = '';
   let currentNameLen = 0;
 
@@ -101,7 +105,7 @@ export function parseSave(text: string): SaveSnapshot {
         i++;
       }
       if (i > memberStart && (i === n || c === NL)) {
-        current.members.push(text.slice(memberStart, i));
+        current.push(memberStart, i);
         pos = i + 1;
         continue;
       }
@@ -128,11 +132,8 @@ export function parseSave(text: string): SaveSnapshot {
       text.charCodeAt(start + 4 + currentNameLen) === SPACE &&
       text.startsWith(currentName, start + 4)
     ) {
-      const member = readMember(text, skipBlanks(text, start + 5 + currentNameLen, end), end);
-      if (member === undefined) {
+      if (!readMember(text, skipBlanks(text, start + 5 + currentNameLen, end), end, current)) {
         problem(lineNo, start, end, 'add line without a member');
-      } else {
-        current.members.push(member);
       }
       continue;
     }
@@ -150,12 +151,10 @@ export function parseSave(text: string): SaveSnapshot {
         problem(lineNo, start, end, `add line for set ${quote(name)} before its create line`);
         continue;
       }
-      const member = readMember(text, skipBlanks(text, nameEnd, end), end);
-      if (member === undefined) {
+      if (!readMember(text, skipBlanks(text, nameEnd, end), end, set)) {
         problem(lineNo, start, end, 'add line without a member');
         continue;
       }
-      set.members.push(member);
       // Only the exact layout `add <name> ` qualifies for the in-place comparison.
       if (nameStart === start + 4 && text.charCodeAt(nameEnd) === SPACE) {
         current = set;
@@ -179,14 +178,9 @@ export function parseSave(text: string): SaveSnapshot {
         problem(lineNo, start, end, `second create line for set ${quote(name)}`);
         continue;
       }
-      const set: SavedSet = {
-        name,
-        type: text.slice(typeStart, typeEnd),
-        options: text.slice(skipBlanks(text, typeEnd, end), end),
-        members: [],
-      };
-      sets.push(set);
-      byName.set(name, set);
+      const spans = new MemberSpans(text);
+      sets.push(spans.savedSet(name, text.slice(typeStart, typeEnd), text.slice(skipBlanks(text, typeEnd, end), end)));
+      byName.set(name, spans);
       continue;
     }
 
@@ -206,17 +200,96 @@ function tokenEnd(text: string, pos: number, end: number): number {
 }
 
 /**
- * The member of an add line from `start` to `end`: the element text, plus ` nomatch`
- * when the flag is among the element options; `undefined` when there is no element.
+ * Adds the member of an add line from `start` to `end` to `set`: the element text,
+ * plus ` nomatch` when the flag is among the element options. False when there is no
+ * element.
  */
-function readMember(text: string, start: number, end: number): string | undefined {
-  if (start >= end) return undefined;
+function readMember(text: string, start: number, end: number, set: MemberSpans): boolean {
+  if (start >= end) return false;
   const space = tokenEnd(text, start, end);
-  if (space === end) return text.slice(start, end);
-  // Common case: exactly ` nomatch` after the element.
-  if (end - space === NOMATCH.length && text.startsWith(NOMATCH, space)) return text.slice(start, end);
-  const element = text.slice(start, space);
-  return elementOptionsHaveNomatch(text, space, end) ? element + NOMATCH : element;
+  // Common cases: the element alone, or exactly ` nomatch` after it.
+  if (space === end || (end - space === NOMATCH.length && text.startsWith(NOMATCH, space))) set.push(start, end);
+  else if (elementOptionsHaveNomatch(text, space, end)) set.pushString(text.slice(start, space) + NOMATCH);
+  else set.push(start, space);
+  return true;
+}
+
+/** The spans of the sets {@link parseSave} made whose `members` nobody has read yet. */
+const unread = new WeakMap<SavedSet, MemberSpans>();
+
+/**
+ * Where the members of one saved set lie in the save text: member `i` is
+ * `text.slice(starts[i], ends[i])`, or `strings.get(i)` for a member that is not one
+ * slice of the text (an element whose options carry `nomatch` elsewhere on the line).
+ * Spans always end where the member ends: at a blank, a line end or the end of the text.
+ */
+export class MemberSpans {
+  readonly text: string;
+  starts = new Int32Array(16);
+  ends = new Int32Array(16);
+  count = 0;
+  strings: Map<number, string> | undefined;
+
+  constructor(text: string) {
+    this.text = text;
+  }
+
+  push(start: number, end: number): void {
+    if (this.count === this.starts.length) {
+      const starts = new Int32Array(this.count * 2);
+      const ends = new Int32Array(this.count * 2);
+      starts.set(this.starts);
+      ends.set(this.ends);
+      this.starts = starts;
+      this.ends = ends;
+    }
+    this.starts[this.count] = start;
+    this.ends[this.count] = end;
+    this.count++;
+  }
+
+  pushString(member: string): void {
+    (this.strings ??= new Map()).set(this.count, member);
+    this.push(0, 0);
+  }
+
+  /** Member `i` as a string. */
+  member(i: number): string {
+    return this.strings?.get(i) ?? this.text.slice(this.starts[i]!, this.ends[i]!);
+  }
+
+  /** A saved set whose `members` array is made from these spans on first read. */
+  savedSet(name: string, type: string, options: string): SavedSet {
+    const set = { name, type, options } as SavedSet;
+    let members: string[] | undefined;
+    // An own enumerable accessor: spreads, JSON and deep equality see a plain array.
+    Object.defineProperty(set, 'members', {
+      enumerable: true,
+      configurable: true,
+      get: (): string[] => {
+        if (members === undefined) {
+          members = new Array<string>(this.count);
+          for (let i = 0; i < this.count; i++) members[i] = this.member(i);
+          unread.delete(set);
+        }
+        return members;
+      },
+      set: (value: string[]): void => {
+        members = value;
+        unread.delete(set);
+      },
+    });
+    unread.set(set, this);
+    return set;
+  }
+}
+
+/**
+ * The spans of `set` when it came from {@link parseSave} and its `members` were never
+ * read or assigned; otherwise `undefined` (read `members`).
+ */
+export function unreadMemberSpans(set: SavedSet): MemberSpans | undefined {
+  return unread.get(set);
 }
 
 /** True when the option words from `pos` to `end` include `nomatch` (outside quotes: comments may say anything). */
