@@ -60,7 +60,7 @@ export {
 export type { KernelNameOptions } from './naming.js';
 export { DirtyCache, isEmptyUpdate } from './dirty-cache.js';
 export type { DirtyCounts, DirtyEntry, DirtyState, MemberSource } from './dirty-cache.js';
-export { IPSetManager, PlanBasis } from './manager.js';
+export { IPSetManager, PlanBasis } from './manager/manager.js';
 export type {
   CommitResult,
   DeleteOption,
@@ -70,7 +70,7 @@ export type {
   IPSetSnapshot,
   PlanSetView,
   ReferenceType,
-} from './manager.js';
+} from './manager/manager.js';
 export { APPLY_HANDLERS, addOrUpdateSection, deleteSection, planApply, planApplyWithSave } from './plan-apply.js';
 export type { PlanApplyOptions } from './plan-apply.js';
 

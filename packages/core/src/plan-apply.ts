@@ -9,8 +9,8 @@
  */
 import { quote } from './errors.js';
 import { isCanonicalMember } from './members.js';
-import { managerInternals } from './manager.js';
-import type { IPSetManager, PlanSetView } from './manager.js';
+import { managerInternals } from './manager/manager.js';
+import type { IPSetManager, PlanSetView } from './manager/manager.js';
 import type { SetCapacity } from './capacity.js';
 import { REBUILD_EXTRA_LINES, pushRebuildLines, temporaryName } from './rebuild.js';
 import type { DirtyEntry } from './dirty-cache.js';

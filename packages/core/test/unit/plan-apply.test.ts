@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { IPSetManager } from '../../src/manager.js';
+import { IPSetManager } from '../../src/manager/manager.js';
 import { APPLY_HANDLERS, addOrUpdateSection, deleteSection, planApply, planApplyWithSave } from '../../src/plan-apply.js';
 import { renderRestore } from '../../src/render.js';
 import type { PlanLine, SaveSnapshot, SavedSet } from '../../src/types.js';

@@ -13,13 +13,13 @@
  * - `getIPSet` returns a frozen snapshot (docs/reference-behaviour.md §g.2.17);
  * - `commit(report)` clears only what reached the kernel (docs/reference-behaviour.md §g.2.1).
  */
-import { validateCapacity } from './capacity.js';
-import type { SetCapacity } from './capacity.js';
-import { DirtyCache, isEmptyUpdate } from './dirty-cache.js';
-import type { DirtyEntry, DirtyState, MemberSource } from './dirty-cache.js';
-import { IpsetsError, isIpsetsError, quote } from './errors.js';
-import { canonicalMember, hasNomatch, memberFamily, stripNomatch } from './members.js';
-import { DEFAULT_OWNER, kernelName as computeKernelName, validateOwner } from './naming.js';
+import { validateCapacity } from '../capacity.js';
+import type { SetCapacity } from '../capacity.js';
+import { DirtyCache, isEmptyUpdate } from '../dirty-cache.js';
+import type { DirtyEntry, DirtyState, MemberSource } from '../dirty-cache.js';
+import { IpsetsError, isIpsetsError, quote } from '../errors.js';
+import { canonicalMember, hasNomatch, memberFamily, stripNomatch } from '../members.js';
+import { DEFAULT_OWNER, kernelName as computeKernelName, validateOwner } from '../naming.js';
 import {
   EMPTY_SET,
   INET6_NAME_SUFFIX,
@@ -29,8 +29,11 @@ import {
   sameSetFamily,
   setTypeInfo,
   validateSetMetadata,
-} from './set-types.js';
-import type { SetTypeInfo } from './set-types.js';
+} from '../set-types.js';
+import type { SetTypeInfo } from '../set-types.js';
+import { IPSet, NOMATCH, StringPool } from './set-record.js';
+import { checkPodKey, checkReference, isNamespaceList, memberFor, routed, validateTypeCapacity } from './arguments.js';
+import type { Resolved } from './arguments.js';
 import type {
   AddressFamily,
   ApplyReport,
@@ -41,7 +44,7 @@ import type {
   SetKind,
   SetMetadata,
   SetType,
-} from './types.js';
+} from '../types.js';
 
 /** Which sets the kernel should hold (docs/reference-behaviour.md §b.1). */
 export type IPSetMode = 'all' | 'on-need';
@@ -114,80 +117,10 @@ export interface DirtySetInfo {
   readonly state: DirtyState;
 }
 
-const NOMATCH = ' nomatch';
 const DEFAULT_MAX_FAILURES = 100;
 /** Plans of one unchanged state that stay committable (older ones become stale). */
 const MAX_EQUIVALENT_PLANS = 8;
 const EMPTY_PREFIXED = prefixOf(EMPTY_SET);
-
-/** One cached set. Implements the dirty cache's member view. */
-class IPSet implements MemberSource {
-  readonly name: string;
-  readonly unprefixedName: string;
-  readonly type: SetType;
-  readonly info: SetTypeInfo;
-  readonly kernelName: string;
-  /** Hash sets: entry (member without ` nomatch`) → pod key. */
-  readonly ips: Map<string, string> | undefined;
-  /** Hash sets: entries that carry ` nomatch`. */
-  nomatch: Set<string> | undefined;
-  /** Lists: member kernel name → member set, in list order. */
-  readonly memberSets: Map<string, IPSet> | undefined;
-  selectorRefs: Set<string> | undefined;
-  netPolRefs: Set<string> | undefined;
-  ipsetReferCount = 0;
-  kernelReferCount = 0;
-
-  constructor(name: string, unprefixedName: string, type: SetType, info: SetTypeInfo, kernelName: string) {
-    this.name = name;
-    this.unprefixedName = unprefixedName;
-    this.type = type;
-    this.info = info;
-    this.kernelName = kernelName;
-    this.ips = info.kind === 'set' ? new Map() : undefined;
-    this.nomatch = undefined;
-    this.memberSets = info.kind === 'list' ? new Map() : undefined;
-    this.selectorRefs = undefined;
-    this.netPolRefs = undefined;
-  }
-
-  get usedByNetPol(): boolean {
-    return (this.selectorRefs?.size ?? 0) > 0 || (this.netPolRefs?.size ?? 0) > 0;
-  }
-
-  get memberCount(): number {
-    return this.ips?.size ?? this.memberSets?.size ?? 0;
-  }
-
-  forEachMember(fn: (member: string) => void): void {
-    if (this.ips !== undefined) {
-      const nomatch = this.nomatch;
-      if (nomatch === undefined || nomatch.size === 0) {
-        for (const key of this.ips.keys()) fn(key);
-      } else {
-        for (const key of this.ips.keys()) fn(nomatch.has(key) ? key + NOMATCH : key);
-      }
-    } else if (this.memberSets !== undefined) {
-      for (const key of this.memberSets.keys()) fn(key);
-    }
-  }
-
-  hasMember(member: string): boolean {
-    if (this.ips !== undefined) {
-      if (hasNomatch(member)) {
-        const key = stripNomatch(member);
-        return this.ips.has(key) && this.nomatch !== undefined && this.nomatch.has(key);
-      }
-      return this.ips.has(member) && (this.nomatch === undefined || !this.nomatch.has(member));
-    }
-    return this.memberSets !== undefined && this.memberSets.has(member);
-  }
-
-  /** The canonical member stored for `key`. */
-  memberOf(key: string): string {
-    return this.nomatch !== undefined && this.nomatch.has(key) ? key + NOMATCH : key;
-  }
-}
 
 /** A set as the planners see it. */
 export interface PlanSetView extends MemberSource {
@@ -235,13 +168,6 @@ export interface ManagerInternals {
   capacity(type: SetType): SetCapacity;
 }
 
-interface Resolved {
-  readonly meta: SetMetadata;
-  readonly prefixed: string;
-  readonly info: SetTypeInfo;
-  readonly kernelName: string;
-}
-
 interface Pending {
   /** Plans made while nothing changed in between: they cover the same dirty state, any may be committed. */
   readonly bases: Set<PlanBasis>;
@@ -254,27 +180,6 @@ interface Pending {
 let internalsOf: (manager: IPSetManager) => ManagerInternals;
 
 const NO_CAPACITY: SetCapacity = Object.freeze({});
-
-/** Checks the manager's per-type capacity configuration (see {@link IPSetManagerConfig.capacity}). */
-function validateTypeCapacity(config: unknown): ReadonlyMap<SetType, SetCapacity> {
-  const out = new Map<SetType, SetCapacity>();
-  if (config === undefined) return out;
-  if (config === null || typeof config !== 'object' || Array.isArray(config)) {
-    throw new IpsetsError('INVALID_ARGUMENT', `invalid capacity ${quote(config)}; expected an object of set type → { maxelem, hashsize }`, {
-      details: { capacity: config },
-    });
-  }
-  for (const [type, capacity] of Object.entries(config)) {
-    if (!isSetType(type)) {
-      throw new IpsetsError('INVALID_SET_TYPE', `unknown set type ${quote(type)} in capacity; expected one of ${SET_TYPES.join(', ')}`, {
-        details: { type },
-      });
-    }
-    const checked = validateCapacity(capacity, setTypeInfo(type).createSpec, `capacity of set type ${quote(type)}`, 'INVALID_ARGUMENT');
-    if (checked.maxelem !== undefined || checked.hashsize !== undefined) out.set(type, Object.freeze(checked));
-  }
-  return out;
-}
 
 /**
  * The IPSet manager: desired sets and the dirty delta towards the kernel (see the
@@ -310,14 +215,7 @@ export class IPSetManager {
   /** Counts dirty-cache operations, so that a plan can tell whether anything changed since the last one. */
   private changes = 0;
   private failures = 0;
-  /**
-   * Members and pod keys are interned: one string per distinct value, however many
-   * sets hold it and however many calls brought a copy. Strings no set holds any more
-   * are dropped when the pool has doubled since it was last rebuilt (amortised O(1)
-   * per new string).
-   */
-  private strings = new Map<string, string>();
-  private stringsRebuiltAt = 0;
+  private readonly strings = new StringPool(this.sets);
 
   static {
     internalsOf = (manager) => manager.internals();
@@ -418,8 +316,7 @@ export class IPSetManager {
     this.emptySet = undefined;
     this.pending = undefined;
     this.failures = 0;
-    this.strings = new Map();
-    this.stringsRebuiltAt = 0;
+    this.strings.clear();
   }
 
   // -------------------------------------------------------------------------
@@ -1069,24 +966,7 @@ export class IPSetManager {
   }
 
   private intern(value: string): string {
-    const interned = this.strings.get(value);
-    if (interned !== undefined) return interned;
-    if (this.strings.size >= 2 * this.stringsRebuiltAt + 1024) this.rebuildStrings();
-    this.strings.set(value, value);
-    return value;
-  }
-
-  private rebuildStrings(): void {
-    const live = new Map<string, string>();
-    for (const set of this.sets.values()) {
-      if (set.ips === undefined) continue;
-      for (const [key, pod] of set.ips) {
-        live.set(key, key);
-        live.set(pod, pod);
-      }
-    }
-    this.strings = live;
-    this.stringsRebuiltAt = live.size;
+    return this.strings.intern(value);
   }
 
   // Dirty-cache operations go to the cache and, for sets covered by the outstanding
@@ -1132,50 +1012,3 @@ export function managerInternals(manager: IPSetManager): ManagerInternals {
   return internalsOf(manager);
 }
 
-function isNamespaceList(type: SetType): boolean {
-  return type === 'keyLabelOfNamespace' || type === 'keyValueLabelOfNamespace';
-}
-
-/**
- * The set a member goes to: a family-less hash set's IPv6 member goes to its `inet6`
- * sibling (a set of its own, with its own kernel name); a set with an explicit
- * family keeps it, so a member of the other family is refused by the grammar.
- */
-function routed(meta: SetMetadata, family: AddressFamily): SetMetadata {
-  if (family !== 'inet6' || meta === null || typeof meta !== 'object' || meta.family !== undefined) return meta;
-  if (!isSetType(meta.type) || setTypeInfo(meta.type).kind !== 'set' || meta.type === 'emptyHashSet') return meta;
-  return { name: meta.name, type: meta.type, family: 'inet6' };
-}
-
-function memberFor(r: Resolved, member: string, verb: 'add' | 'remove', preposition: 'to' | 'from'): string {
-  const kind = r.info.kernelType === 'hash:ip,port' ? 'hash:ip,port' : 'hash:net';
-  try {
-    return canonicalMember(kind, member, r.info.family ?? 'inet');
-  } catch (error) {
-    if (!isIpsetsError(error)) throw error;
-    throw new IpsetsError(
-      error.code,
-      `cannot ${verb} ${quote(member)} ${preposition} ipset ${quote(r.prefixed)} (type ${r.meta.type}, ${kind}): ${error.message}`,
-      { cause: error, details: { ...error.details, set: r.prefixed, operation: verb } },
-    );
-  }
-}
-
-function checkPodKey(podKey: unknown): void {
-  if (typeof podKey !== 'string') {
-    throw new IpsetsError('INVALID_ARGUMENT', `invalid pod key ${quote(podKey)}; expected a string`, { details: { podKey } });
-  }
-}
-
-function checkReference(refName: unknown, refType: unknown): void {
-  if (refType !== 'selector' && refType !== 'netpol') {
-    throw new IpsetsError('INVALID_ARGUMENT', `invalid reference type ${quote(refType)}; expected "selector" or "netpol"`, {
-      details: { refType },
-    });
-  }
-  if (typeof refName !== 'string' || refName.length === 0) {
-    throw new IpsetsError('INVALID_ARGUMENT', `invalid reference name ${quote(refName)}; expected a non-empty string`, {
-      details: { refName },
-    });
-  }
-}
