@@ -29,6 +29,13 @@ export class IPSet implements MemberSource {
   netPolRefs: Set<string> | undefined;
   ipsetReferCount = 0;
   kernelReferCount = 0;
+  /** The manager's change count at this set's last dirty-cache operation (a plan basis compares it). */
+  changedAt = 0;
+  /**
+   * Members removed (or switched to or from ` nomatch`) so far. While it stays the same,
+   * the first n members in insertion order are the n members a plan saw.
+   */
+  removals = 0;
 
   constructor(name: string, unprefixedName: string, type: SetType, info: SetTypeInfo, kernelName: string) {
     this.name = name;
