@@ -63,6 +63,28 @@ export function buildManager(members: number, population: Population, pods = mak
 }
 
 /**
+ * A manager holding the state of {@link buildManager} with the changes of
+ * {@link perturb} made through `removeFromSets` / `addToSets`: the agent of W2, whose
+ * desired state is 1% away from what the kernel holds.
+ */
+export function buildDriftedManager(members: number): IPSetManager {
+  const manager = buildManager(members, 'cluster');
+  let fresh = 0;
+  manager.desiredState().sets.forEach((set, s) => {
+    const meta = setMeta(s);
+    const keys = manager.getIPSet(set.label!)!.podKeys;
+    let dropped = 0;
+    set.members.forEach((member, i) => {
+      if (i % 200 !== 199) return;
+      dropped += 1;
+      manager.removeFromSets(meta, member, keys.get(member)!);
+    });
+    for (let k = 0; k < dropped; k++, fresh++) manager.addToSets(meta, `10.255.${(fresh >>> 8) & 255}.${fresh & 255}`, `drift/pod-${fresh}`);
+  });
+  return manager;
+}
+
+/**
  * `desired` with 1% of its members changed: in every set, every 200th member is
  * dropped and as many new members (from `10.255.0.0/16`, which no state uses) are
  * appended: 0.5% removed + 0.5% added.

@@ -21,7 +21,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { loadavg } from 'node:os';
-import { IPSetManager } from '../src/manager.js';
+import { IPSetManager } from '../src/manager/manager.js';
 import { planApply } from '../src/plan-apply.js';
 import { renderRestore } from '../src/render.js';
 import type { SetMetadata } from '../src/types.js';

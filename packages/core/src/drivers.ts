@@ -6,7 +6,7 @@
  */
 import { IpsetsError, isIpsetsError, quote } from './errors.js';
 import { DEFAULT_OWNER, isOwnedSetName, validateOwnerPrefix } from './naming.js';
-import type { IPSetManager } from './manager.js';
+import type { IPSetManager } from './manager/manager.js';
 import { planApply, planApplyWithSave } from './plan-apply.js';
 import { planReconcile } from './plan-reconcile.js';
 import type { PlanReconcileOptions } from './plan-reconcile.js';

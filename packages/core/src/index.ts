@@ -60,7 +60,9 @@ export {
 export type { KernelNameOptions } from './naming.js';
 export { DirtyCache, isEmptyUpdate } from './dirty-cache.js';
 export type { DirtyCounts, DirtyEntry, DirtyState, MemberSource } from './dirty-cache.js';
-export { IPSetManager, PlanBasis } from './manager.js';
+export { IPSetManager } from './manager/manager.js';
+export { PlanBasis } from './manager/basis.js';
+export type { DirtySnapshot, PlanSetView } from './manager/basis.js';
 export type {
   CommitResult,
   DeleteOption,
@@ -68,9 +70,8 @@ export type {
   IPSetManagerConfig,
   IPSetMode,
   IPSetSnapshot,
-  PlanSetView,
   ReferenceType,
-} from './manager.js';
+} from './manager/manager.js';
 export { APPLY_HANDLERS, addOrUpdateSection, deleteSection, planApply, planApplyWithSave } from './plan-apply.js';
 export type { PlanApplyOptions } from './plan-apply.js';
 

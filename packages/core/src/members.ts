@@ -487,6 +487,18 @@ export function hostAddress(member: string): number {
 }
 
 /**
+ * {@link hostAddress} of the text `s.slice(start, end)`, read in place. `end` must be
+ * followed by neither a digit nor a dot (a blank, a line end or the end of `s`), as
+ * the member spans of a save are.
+ */
+export function hostAddressIn(s: string, start: number, end: number): number {
+  const pos = scanIPv4(s, start);
+  if (pos < 0 || pos > end) return -1;
+  if (pos === end) return scannedIp;
+  return end - pos === NOMATCH_LEN && s.startsWith(NOMATCH, pos) ? scannedIp : -1;
+}
+
+/**
  * True when `member` is a canonical host member of a hash:net set, `a.b.c.d` or
  * `a.b.c.d nomatch` (octets 0-255 without leading zeros) — the same strings
  * {@link hostAddress} accepts, decided in one tight pass without computing the

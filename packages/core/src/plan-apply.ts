@@ -9,8 +9,8 @@
  */
 import { quote } from './errors.js';
 import { isCanonicalMember } from './members.js';
-import { managerInternals } from './manager.js';
-import type { IPSetManager, PlanSetView } from './manager.js';
+import type { IPSetManager } from './manager/manager.js';
+import type { DirtySnapshot, PlanSetView } from './manager/basis.js';
 import type { SetCapacity } from './capacity.js';
 import { REBUILD_EXTRA_LINES, pushRebuildLines, temporaryName } from './rebuild.js';
 import type { DirtyEntry } from './dirty-cache.js';
@@ -200,17 +200,23 @@ interface Target {
 }
 
 /** Create/update entries with their live sets, in dirty order. */
-function targets(manager: IPSetManager, entries: readonly DirtyEntry[]): Target[] {
-  const internals = managerInternals(manager);
+function targets(snapshot: DirtySnapshot): Target[] {
   const out: Target[] = [];
-  for (const entry of entries) {
+  for (const entry of snapshot.entries) {
     if (entry.state === 'destroy') continue;
-    const set = internals.set(entry.name);
+    const set = snapshot.set(entry.name);
     // A create/update entry always has a cached set; skip defensively rather than
     // emit lines for a set the manager no longer knows.
     if (set !== undefined) out.push({ entry, set, section: addOrUpdateSection(entry.name) });
   }
   return out;
+}
+
+/** What planners plan from: a manager's {@link DirtySnapshot}, or the manager (whose snapshot is taken). */
+export type PlanSource = IPSetManager | DirtySnapshot;
+
+function snapshotOf(source: PlanSource): DirtySnapshot {
+  return 'dirtySnapshot' in source ? source.dirtySnapshot() : source;
 }
 
 /**
@@ -228,20 +234,20 @@ function targets(manager: IPSetManager, entries: readonly DirtyEntry[]): Target[
  * The plan's `basis` lets `manager.commit(report)` clear exactly what reached the
  * kernel; a newer plan makes older ones stale.
  */
-export function planApply(manager: IPSetManager, options: PlanApplyOptions = {}): RestorePlan {
+export function planApply(source: PlanSource, options: PlanApplyOptions = {}): RestorePlan {
   const { kernelSets } = options;
-  const internals = managerInternals(manager);
-  const { entries, basis } = internals.beginPlan();
-  const sets = targets(manager, entries);
+  const snapshot = snapshotOf(source);
+  const { entries, basis } = snapshot;
+  const sets = targets(snapshot);
   const b = new Builder(countLines(sets, entries, kernelSets));
-  for (const t of sets) b.create(t.set, t.section, internals.capacity(t.set.info.type));
+  for (const t of sets) b.create(t.set, t.section, snapshot.capacity(t.set.info.type));
   for (const { entry, set, section } of sets) {
     if (entry.state === 'create') {
       if (entry.unknown) {
         // Contents unknown: rebuilt through a temporary set and swap, never flushed
         // in place (rules matching the set would see it empty, then partial).
-        const capacity = internals.capacity(set.info.type);
-        pushRebuildLines(b.emit, { name: set.kernelName, spec: set.info.createSpec, capacity, section, cleanupReportsLive: true }, temporaryName(manager.owner, set.kernelName), { forEach: (fn) => set.forEachMember(fn) });
+        const capacity = snapshot.capacity(set.info.type);
+        pushRebuildLines(b.emit, { name: set.kernelName, spec: set.info.createSpec, capacity, section, cleanupReportsLive: true }, temporaryName(snapshot.owner, set.kernelName), { forEach: (fn) => set.forEachMember(fn) });
         continue;
       }
       b.addAll(set, section);
@@ -276,16 +282,17 @@ export function planApply(manager: IPSetManager, options: PlanApplyOptions = {})
  * into a `-D` line: the set is flushed and refilled with all its members instead
  * (`unreadable-members-rebuilt` note).
  */
-export function planApplyWithSave(manager: IPSetManager, snapshot: SaveSnapshot): RestorePlan {
-  const { entries, basis } = managerInternals(manager).beginPlan();
+export function planApplyWithSave(source: PlanSource, save: SaveSnapshot): RestorePlan {
+  const snapshot = snapshotOf(source);
+  const { entries, basis } = snapshot;
   const b = new Builder();
-  const sets = targets(manager, entries);
-  for (const t of sets) b.create(t.set, t.section, managerInternals(manager).capacity(t.set.info.type));
+  const sets = targets(snapshot);
+  for (const t of sets) b.create(t.set, t.section, snapshot.capacity(t.set.info.type));
 
   const byKernelName = new Map<string, Target>();
   for (const t of sets) byKernelName.set(t.set.kernelName, t);
   const done = new Set<Target>();
-  for (const saved of snapshot.sets) {
+  for (const saved of save.sets) {
     const t = byKernelName.get(saved.name);
     if (t === undefined || done.has(t)) continue;
     done.add(t);

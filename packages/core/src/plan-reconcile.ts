@@ -45,7 +45,8 @@ import { DEFAULT_GROWTH_CEILING, growMaxelem, pushRebuildLines, temporaryName } 
 import type { GrowthPolicy } from './rebuild.js';
 import type { SetCapacity } from './capacity.js';
 import { IpsetsError, quote } from './errors.js';
-import { canonicalMember, entryKey, hostAddress, isCanonicalMember, validateSetName } from './members.js';
+import { canonicalMember, entryKey, hostAddress, hostAddressIn, isCanonicalMember, validateSetName } from './members.js';
+import { unreadMemberSpans } from './save-parser.js';
 import type { MemberKind } from './members.js';
 import { isOwnedSetName, validateOwnerPrefix } from './naming.js';
 import { CREATE_SPECS, familyOfSpec, isCreateSpec, kernelTypeOfSpec } from './set-types.js';
@@ -574,20 +575,44 @@ export function planReconcile(
       const saved = kernel.get(name)!;
       const type = kernelTypeOfSpec(w.set.spec) as MemberKind;
       const start = lines.length;
-      for (const m of saved.members) {
+      // A set parseSave made whose members nobody read is read from the save text in
+      // place: a host member is a number read off the text, and only members that get
+      // a line become strings (a million unchanged members make no garbage).
+      const spans = unreadMemberSpans(saved);
+      const text = spans?.text ?? '';
+      const list = spans === undefined ? saved.members : undefined;
+      const count = spans?.count ?? list!.length;
+      for (let i = 0; i < count; i++) {
+        let m = list === undefined ? spans!.strings?.get(i) : list[i]!;
+        let address: number;
+        let nomatch = false;
+        if (m === undefined) {
+          const from = spans!.starts[i]!;
+          const to = spans!.ends[i]!;
+          address = hosts === undefined ? -1 : hostAddressIn(text, from, to);
+          if (address >= 0) nomatch = text.charCodeAt(to - 1) === 104; /* h: the address ends in a digit */
+          else m = text.slice(from, to);
+        } else {
+          address = hosts === undefined ? -1 : hostAddress(m);
+          nomatch = address >= 0 && endsInNomatch(m);
+        }
         let match = -1;
-        const address = hosts === undefined ? -1 : hostAddress(m);
         if (address >= 0) {
           // Same address and same nomatch flag: the same string (see hostAddress).
           const slot = hosts!.get(address);
-          if (slot > 0 ? !endsInNomatch(m) : slot < 0 && endsInNomatch(m)) match = Math.abs(slot) - 1;
+          if (slot > 0 ? !nomatch : slot < 0 && nomatch) match = Math.abs(slot) - 1;
         } else {
-          const index = entries.get(entryKey(m));
+          const index = entries.get(entryKey(m!));
           if (index !== undefined && members[index] === m) match = index;
         }
         if (match >= 0) {
           have[match] = 1;
-        } else if (address >= 0 || isCanonicalMember(type, m, familyOfSpec(w.set.spec))) {
+          continue;
+        }
+        // Only a member hostAddress read (a canonical host by construction) or one
+        // isCanonicalMember accepts is written into a line.
+        m ??= spans!.member(i);
+        if (address >= 0 || isCanonicalMember(type, m, familyOfSpec(w.set.spec))) {
           // Not desired, or its nomatch flag switches: delete (and add back below).
           line({ op: 'del', set: name, member: m, section, onError: DEL_HANDLERS });
         } else {

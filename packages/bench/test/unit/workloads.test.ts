@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PER_SET, buildManager, makePods, perturb, podIp } from '../../src/workloads.js';
+import { PER_SET, buildDriftedManager, buildManager, makePods, perturb, podIp } from '../../src/workloads.js';
 
 describe('workload states', () => {
   it('builds a cluster-shaped state: full sets of distinct members, pods shared by ~10 sets', () => {
@@ -26,5 +26,9 @@ describe('workload states', () => {
       expect(set.members.filter((m) => !before.has(m))).toHaveLength(PER_SET / 200);
       expect(new Set(set.members).size).toBe(PER_SET);
     });
+  });
+  it("builds the agent's manager of W2 holding exactly the perturbed desired state", () => {
+    const desired = buildManager(3 * PER_SET, 'cluster').desiredState();
+    expect(buildDriftedManager(3 * PER_SET).desiredState()).toEqual(perturb(desired).desired);
   });
 });

@@ -13,8 +13,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isIpsetsError } from '../../src/errors.js';
-import { IPSetManager } from '../../src/manager.js';
-import type { IPSetMode } from '../../src/manager.js';
+import { IPSetManager } from '../../src/manager/manager.js';
+import type { IPSetMode } from '../../src/manager/manager.js';
 import { canonicalMember, stripNomatch } from '../../src/members.js';
 import { kernelName } from '../../src/naming.js';
 import { planApply } from '../../src/plan-apply.js';

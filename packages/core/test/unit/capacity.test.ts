@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createSpecText, effectiveCapacity, validateCapacity } from '../../src/capacity.js';
-import { IPSetManager } from '../../src/manager.js';
+import { IPSetManager } from '../../src/manager/manager.js';
 import { planApply } from '../../src/plan-apply.js';
 import { planReconcile } from '../../src/plan-reconcile.js';
 import { temporaryName } from '../../src/rebuild.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { applyIPSets, applyIPSetsWithSave, reconcileIPSets, resetIPSets } from '../../src/drivers.js';
 import { IpsetsError, isIpsetsError } from '../../src/errors.js';
-import { IPSetManager } from '../../src/manager.js';
+import { IPSetManager } from '../../src/manager/manager.js';
 import { kernelName } from '../../src/naming.js';
 import { prefixedName } from '../../src/set-types.js';
 import type { DesiredState, SetMetadata } from '../../src/types.js';

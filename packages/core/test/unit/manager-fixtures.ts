@@ -1,6 +1,6 @@
 /** Fixtures shared by the manager and plan tests: the reference's unit-test sets and their kernel names (docs/reference-behaviour.md §a.2). */
-import { IPSetManager } from '../../src/manager.js';
-import type { IPSetManagerConfig } from '../../src/manager.js';
+import { IPSetManager } from '../../src/manager/manager.js';
+import type { IPSetManagerConfig } from '../../src/manager/manager.js';
 import { planApply } from '../../src/plan-apply.js';
 import { renderRestore } from '../../src/render.js';
 import type { ApplyReport, RestorePlan, SetMetadata } from '../../src/types.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { IpsetsError, isIpsetsError } from '../../src/errors.js';
-import { IPSetManager } from '../../src/manager.js';
+import { IPSetManager } from '../../src/manager/manager.js';
 import { kernelName } from '../../src/naming.js';
 import type { SetMetadata } from '../../src/types.js';
 import { CIDR, K, KEY_NS, KEY_POD, KV_NS, KV_POD, NAMED_PORT, NESTED, NS, applyAll, lines, manager, text } from './manager-fixtures.js';

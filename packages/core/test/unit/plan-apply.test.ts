@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { IPSetManager } from '../../src/manager.js';
+import { IPSetManager } from '../../src/manager/manager.js';
 import { APPLY_HANDLERS, addOrUpdateSection, deleteSection, planApply, planApplyWithSave } from '../../src/plan-apply.js';
 import { renderRestore } from '../../src/render.js';
 import type { PlanLine, SaveSnapshot, SavedSet } from '../../src/types.js';
@@ -248,6 +248,36 @@ describe('manager.commit', () => {
     expect(text(m)).toBe(lines(`-F ${K.NS}`, `-X ${K.NS}`));
   });
 
+  it('a set created by the plan that gains members after planning sends only the new members next', () => {
+    const m = manager();
+    m.addToSets([NS], '10.0.0.1', 'p');
+    m.addToLists([KEY_NS], [NS]);
+    const plan = planApply(m);
+    m.addToSets([NS], '10.0.0.2', 'q');
+    m.addToLists([KEY_NS], [KEY_POD]);
+    m.commit(report(plan));
+    expect(text(m)).toBe(
+      lines(
+        `-N ${K.NS} --exist nethash`,
+        `-N ${K.KEY_NS} --exist setlist`,
+        `-N ${K.KEY_POD} --exist nethash`,
+        `-A ${K.NS} 10.0.0.2`,
+        `-A ${K.KEY_NS} ${K.KEY_POD}`,
+      ),
+    );
+  });
+
+  it('a set created by the plan that loses a member after planning is rebuilt next (the basis keeps no copy of a new set\'s members)', () => {
+    const m = manager();
+    m.addToSets([NS], '10.0.0.1', 'p');
+    m.addToSets([NS], '10.0.0.2', 'q');
+    const plan = planApply(m);
+    m.removeFromSets([NS], '10.0.0.1', 'p');
+    m.commit(report(plan));
+    const t = temporaryName('azure-npm-', K.NS);
+    expect(text(m)).toBe(lines(`-N ${K.NS} --exist nethash`, `-X ${t}`, `-N ${t} --exist nethash`, `-A ${t} 10.0.0.2`, `-W ${t} ${K.NS}`, `-X ${t}`));
+  });
+
   it('a set destroyed by the plan and re-created after planning is created again with its members', () => {
     const m = applied();
     m.deleteIPSet('podlabel-test-keyPod-set');
@@ -315,17 +345,44 @@ describe('manager.commit', () => {
     expect(text(m)).toBe(lines(`-F ${K.NS}`, `-X ${K.NS}`));
   });
 
-  it('clears nothing for a stale plan: a newer plan was made after a change, or one was committed', () => {
+  it('a preview plan changes nothing: a plan made before it stays committable, and changes made after that plan stay dirty', () => {
     const m = applied();
     m.addToSets([NS], '10.0.0.8', 'x');
     const first = planApply(m);
     m.addToSets([NS], '10.0.0.9', 'y');
+    const dirtyBefore = m.dirtySets();
+    for (let i = 0; i < 10; i++) planApply(m); // previews (the old manager kept only the latest 8 plans of a state)
     const second = planApply(m);
-    expect(m.commit(report(first))).toEqual({ stale: true, applied: [], kept: [] });
-    expect(m.dirtySets()).toHaveLength(1);
-    expect(m.commit(report(second)).stale).toBe(false);
-    expect(m.commit(report(second)).stale).toBe(true);
+    expect(m.dirtySets()).toEqual(dirtyBefore);
+    expect(m.commit(report(first))).toEqual({ stale: false, applied: ['ns-test-ns-set'], kept: [] });
+    expect(text(m)).toBe(lines(`-N ${K.NS} --exist nethash`, `-A ${K.NS} 10.0.0.9`));
+    // A commit makes every plan made before it stale: its entries describe the kernel before the commit.
+    expect(m.commit(report(second))).toEqual({ stale: true, applied: [], kept: [] });
+    expect(m.commit(report(first)).stale).toBe(true);
+    expect(text(m)).toBe(lines(`-N ${K.NS} --exist nethash`, `-A ${K.NS} 10.0.0.9`));
+  });
+
+  it('commit(basis, report) takes the basis explicitly, from a snapshot planned by hand', () => {
+    const m = applied();
+    m.addToSets([NS], '10.0.0.8', 'x');
+    const snapshot = m.dirtySnapshot();
+    expect(snapshot.basis.size).toBe(1);
+    const plan = planApply(snapshot);
+    expect(renderRestore(plan)).toBe(lines(`-N ${K.NS} --exist nethash`, `-A ${K.NS} 10.0.0.8`));
+    expect(m.commit(snapshot.basis, report({ lines: plan.lines }))).toEqual({ stale: false, applied: ['ns-test-ns-set'], kept: [] });
     expect(text(m)).toBe('');
+    expect(m.commit(snapshot.basis, report(plan)).stale).toBe(true);
+    expect(m.commit(undefined, report(plan)).stale).toBe(true);
+  });
+
+  it('a reset makes every earlier plan stale', () => {
+    const m = applied();
+    m.addToSets([NS], '10.0.0.8', 'x');
+    const plan = planApply(m);
+    m.reset();
+    m.addToSets([NS], '10.0.0.8', 'x');
+    expect(m.commit(report(plan)).stale).toBe(true);
+    expect(m.dirtySets()).toHaveLength(1);
   });
 
   it('plans of an unchanged state are interchangeable: either may be committed, once', () => {

@@ -13,13 +13,13 @@
  * - `getIPSet` returns a frozen snapshot (docs/reference-behaviour.md §g.2.17);
  * - `commit(report)` clears only what reached the kernel (docs/reference-behaviour.md §g.2.1).
  */
-import { validateCapacity } from './capacity.js';
-import type { SetCapacity } from './capacity.js';
-import { DirtyCache, isEmptyUpdate } from './dirty-cache.js';
-import type { DirtyEntry, DirtyState, MemberSource } from './dirty-cache.js';
-import { IpsetsError, isIpsetsError, quote } from './errors.js';
-import { canonicalMember, hasNomatch, memberFamily, stripNomatch } from './members.js';
-import { DEFAULT_OWNER, kernelName as computeKernelName, validateOwner } from './naming.js';
+import { validateCapacity } from '../capacity.js';
+import type { SetCapacity } from '../capacity.js';
+import { DirtyCache } from '../dirty-cache.js';
+import type { DirtyState } from '../dirty-cache.js';
+import { IpsetsError, isIpsetsError, quote } from '../errors.js';
+import { canonicalMember, hasNomatch, memberFamily, stripNomatch } from '../members.js';
+import { DEFAULT_OWNER, kernelName as computeKernelName, validateOwner } from '../naming.js';
 import {
   EMPTY_SET,
   INET6_NAME_SUFFIX,
@@ -29,8 +29,13 @@ import {
   sameSetFamily,
   setTypeInfo,
   validateSetMetadata,
-} from './set-types.js';
-import type { SetTypeInfo } from './set-types.js';
+} from '../set-types.js';
+import type { SetTypeInfo } from '../set-types.js';
+import { IPSet, NOMATCH, StringPool } from './set-record.js';
+import { PlanBasis, plannedSet, settleReport } from './basis.js';
+import type { DirtySnapshot, PlannedSet } from './basis.js';
+import { checkPodKey, checkReference, isNamespaceList, memberFor, routed, validateTypeCapacity } from './arguments.js';
+import type { Resolved } from './arguments.js';
 import type {
   AddressFamily,
   ApplyReport,
@@ -41,7 +46,7 @@ import type {
   SetKind,
   SetMetadata,
   SetType,
-} from './types.js';
+} from '../types.js';
 
 /** Which sets the kernel should hold (docs/reference-behaviour.md §b.1). */
 export type IPSetMode = 'all' | 'on-need';
@@ -114,167 +119,12 @@ export interface DirtySetInfo {
   readonly state: DirtyState;
 }
 
-const NOMATCH = ' nomatch';
 const DEFAULT_MAX_FAILURES = 100;
 /** Plans of one unchanged state that stay committable (older ones become stale). */
 const MAX_EQUIVALENT_PLANS = 8;
 const EMPTY_PREFIXED = prefixOf(EMPTY_SET);
 
-/** One cached set. Implements the dirty cache's member view. */
-class IPSet implements MemberSource {
-  readonly name: string;
-  readonly unprefixedName: string;
-  readonly type: SetType;
-  readonly info: SetTypeInfo;
-  readonly kernelName: string;
-  /** Hash sets: entry (member without ` nomatch`) → pod key. */
-  readonly ips: Map<string, string> | undefined;
-  /** Hash sets: entries that carry ` nomatch`. */
-  nomatch: Set<string> | undefined;
-  /** Lists: member kernel name → member set, in list order. */
-  readonly memberSets: Map<string, IPSet> | undefined;
-  selectorRefs: Set<string> | undefined;
-  netPolRefs: Set<string> | undefined;
-  ipsetReferCount = 0;
-  kernelReferCount = 0;
-
-  constructor(name: string, unprefixedName: string, type: SetType, info: SetTypeInfo, kernelName: string) {
-    this.name = name;
-    this.unprefixedName = unprefixedName;
-    this.type = type;
-    this.info = info;
-    this.kernelName = kernelName;
-    this.ips = info.kind === 'set' ? new Map() : undefined;
-    this.nomatch = undefined;
-    this.memberSets = info.kind === 'list' ? new Map() : undefined;
-    this.selectorRefs = undefined;
-    this.netPolRefs = undefined;
-  }
-
-  get usedByNetPol(): boolean {
-    return (this.selectorRefs?.size ?? 0) > 0 || (this.netPolRefs?.size ?? 0) > 0;
-  }
-
-  get memberCount(): number {
-    return this.ips?.size ?? this.memberSets?.size ?? 0;
-  }
-
-  forEachMember(fn: (member: string) => void): void {
-    if (this.ips !== undefined) {
-      const nomatch = this.nomatch;
-      if (nomatch === undefined || nomatch.size === 0) {
-        for (const key of this.ips.keys()) fn(key);
-      } else {
-        for (const key of this.ips.keys()) fn(nomatch.has(key) ? key + NOMATCH : key);
-      }
-    } else if (this.memberSets !== undefined) {
-      for (const key of this.memberSets.keys()) fn(key);
-    }
-  }
-
-  hasMember(member: string): boolean {
-    if (this.ips !== undefined) {
-      if (hasNomatch(member)) {
-        const key = stripNomatch(member);
-        return this.ips.has(key) && this.nomatch !== undefined && this.nomatch.has(key);
-      }
-      return this.ips.has(member) && (this.nomatch === undefined || !this.nomatch.has(member));
-    }
-    return this.memberSets !== undefined && this.memberSets.has(member);
-  }
-
-  /** The canonical member stored for `key`. */
-  memberOf(key: string): string {
-    return this.nomatch !== undefined && this.nomatch.has(key) ? key + NOMATCH : key;
-  }
-}
-
-/** A set as the planners see it. */
-export interface PlanSetView extends MemberSource {
-  readonly name: string;
-  readonly kernelName: string;
-  readonly info: SetTypeInfo;
-  /** Number of current members. */
-  readonly memberCount: number;
-}
-
-/** What a plan covered, per prefixed name. */
-interface PlannedSet {
-  readonly name: string;
-  readonly kernelName: string;
-  readonly state: DirtyState;
-}
-
-/**
- * The `basis` of a plan made from a manager: which dirty sets it covered. Opaque to
- * everyone but the manager that made it.
- */
-export class PlanBasis {
-  /** @internal */
-  readonly manager: IPSetManager;
-  /** @internal */
-  readonly planned: ReadonlyMap<string, PlannedSet>;
-  /** Number of dirty sets the plan covered. */
-  readonly size: number;
-
-  /** @internal */
-  constructor(manager: IPSetManager, planned: ReadonlyMap<string, PlannedSet>) {
-    this.manager = manager;
-    this.planned = planned;
-    this.size = planned.size;
-  }
-}
-
-/** @internal What planners may see of a manager. */
-export interface ManagerInternals {
-  /** Starts a plan: the dirty entries in order, and the basis to put on the plan. */
-  beginPlan(): { entries: readonly DirtyEntry[]; basis: PlanBasis };
-  /** A cached set, for a create/update entry. */
-  set(name: string): PlanSetView | undefined;
-  /** The configured capacity of a set type (`{}` when none). */
-  capacity(type: SetType): SetCapacity;
-}
-
-interface Resolved {
-  readonly meta: SetMetadata;
-  readonly prefixed: string;
-  readonly info: SetTypeInfo;
-  readonly kernelName: string;
-}
-
-interface Pending {
-  /** Plans made while nothing changed in between: they cover the same dirty state, any may be committed. */
-  readonly bases: Set<PlanBasis>;
-  /** {@link IPSetManager} change count when the plans were made. */
-  readonly changes: number;
-  /** The same operations as the dirty cache, for the planned sets, relative to the planned state. */
-  readonly shadow: DirtyCache;
-}
-
-let internalsOf: (manager: IPSetManager) => ManagerInternals;
-
 const NO_CAPACITY: SetCapacity = Object.freeze({});
-
-/** Checks the manager's per-type capacity configuration (see {@link IPSetManagerConfig.capacity}). */
-function validateTypeCapacity(config: unknown): ReadonlyMap<SetType, SetCapacity> {
-  const out = new Map<SetType, SetCapacity>();
-  if (config === undefined) return out;
-  if (config === null || typeof config !== 'object' || Array.isArray(config)) {
-    throw new IpsetsError('INVALID_ARGUMENT', `invalid capacity ${quote(config)}; expected an object of set type → { maxelem, hashsize }`, {
-      details: { capacity: config },
-    });
-  }
-  for (const [type, capacity] of Object.entries(config)) {
-    if (!isSetType(type)) {
-      throw new IpsetsError('INVALID_SET_TYPE', `unknown set type ${quote(type)} in capacity; expected one of ${SET_TYPES.join(', ')}`, {
-        details: { type },
-      });
-    }
-    const checked = validateCapacity(capacity, setTypeInfo(type).createSpec, `capacity of set type ${quote(type)}`, 'INVALID_ARGUMENT');
-    if (checked.maxelem !== undefined || checked.hashsize !== undefined) out.set(type, Object.freeze(checked));
-  }
-  return out;
-}
 
 /**
  * The IPSet manager: desired sets and the dirty delta towards the kernel (see the
@@ -306,22 +156,20 @@ export class IPSetManager {
   private readonly warn: ((message: string) => void) | undefined;
   private readonly capacity: ReadonlyMap<SetType, SetCapacity>;
   private emptySet: IPSet | undefined;
-  private pending: Pending | undefined;
-  /** Counts dirty-cache operations, so that a plan can tell whether anything changed since the last one. */
+  /** Counts dirty-cache operations: a plan basis records it, and set records their last one. */
   private changes = 0;
-  private failures = 0;
+  /** Counts commits and resets: a basis made before the last one is stale. */
+  private epoch = 0;
+  /** Identity of this manager in the bases it makes. */
+  private readonly identity: object = Object.freeze({});
   /**
-   * Members and pod keys are interned: one string per distinct value, however many
-   * sets hold it and however many calls brought a copy. Strings no set holds any more
-   * are dropped when the pool has doubled since it was last rebuilt (amortised O(1)
-   * per new string).
+   * Prefixed names of sets deleted before they reached the kernel (their create entry
+   * was cancelled) since the last commit: a plan made before the delete may still
+   * create them, so their kernel names stay claimed until the next commit.
    */
-  private strings = new Map<string, string>();
-  private stringsRebuiltAt = 0;
-
-  static {
-    internalsOf = (manager) => manager.internals();
-  }
+  private readonly cancelled = new Map<string, string>();
+  private failures = 0;
+  private readonly strings = new StringPool(this.sets);
 
   constructor(config: IPSetManagerConfig = {}) {
     const mode = config.mode ?? 'all';
@@ -416,10 +264,10 @@ export class IPSetManager {
     this.logicalLists.clear();
     this.dirty.clear();
     this.emptySet = undefined;
-    this.pending = undefined;
+    this.cancelled.clear();
+    this.epoch++;
     this.failures = 0;
-    this.strings = new Map();
-    this.stringsRebuiltAt = 0;
+    this.strings.clear();
   }
 
   // -------------------------------------------------------------------------
@@ -553,6 +401,7 @@ export class IPSetManager {
     if (!list.memberSets!.has(member.kernelName)) return;
     const listInKernel = this.shouldBeInKernel(list);
     list.memberSets!.delete(member.kernelName);
+    list.removals++;
     member.ipsetReferCount = Math.max(0, member.ipsetReferCount - 1);
     if (listInKernel) {
       this.dDeleteMember(list, member.kernelName);
@@ -734,54 +583,58 @@ export class IPSetManager {
   // After an apply
 
   /**
-   * Takes the report of running a plan made from this manager and clears from the
-   * dirty cache only what that plan covered and reached the kernel: every planned set
-   * except `report.failedSets` and `report.inUseSets` (those stay dirty so the next
-   * apply retries them). A fatal report names as failed every set with a line not known
-   * to be applied, so the sets that landed before a session ended early are cleared
-   * too, and the next apply starts past them instead of replaying them. Changes made
-   * after planning always stay dirty. A failed set that also changed after planning is
-   * re-sent whole at the next apply (its kernel contents are unknown).
-   *
-   * Only the latest plan can be committed: a report of an older plan clears nothing
-   * and returns `stale: true` — when another plan was made after the manager changed,
-   * or a plan was committed since. Plans made while nothing changed cover the same
-   * state, and any one of them may be committed.
+   * The dirty state as planners read it: the dirty entries in plan order, the sets,
+   * their capacity, and the basis to put on the plan (see {@link DirtySnapshot}).
+   * Changes nothing: a plan made for a preview leaves every other plan committable.
    */
-  commit(report: ApplyReport): CommitResult {
-    const basis = report?.plan?.basis;
-    const pending = this.pending;
-    if (!(basis instanceof PlanBasis) || basis.manager !== this || pending === undefined || !pending.bases.has(basis)) {
+  dirtySnapshot(): DirtySnapshot {
+    const entries = [...this.dirty.values()];
+    const planned = new Map<string, PlannedSet>();
+    for (const e of entries) planned.set(e.name, plannedSet(e, this.sets.get(e.name)));
+    return {
+      basis: new PlanBasis(this.identity, this.epoch, this.changes, planned),
+      owner: this.owner,
+      entries,
+      set: (name) => this.sets.get(name),
+      capacity: (type) => this.capacity.get(type) ?? NO_CAPACITY,
+    };
+  }
+
+  /**
+   * Takes the basis of a plan made from this manager and the report of running it, and
+   * clears from the dirty cache only what that plan covered and reached the kernel:
+   * every planned set except `report.failedSets` and `report.inUseSets` (those stay
+   * dirty so the next apply retries them). A fatal report names as failed every set
+   * with a line not known to be applied, so the sets that landed before a session ended
+   * early are cleared too, and the next apply starts past them instead of replaying
+   * them. Changes made after planning always stay dirty. A failed set that also changed
+   * after planning is re-sent whole at the next apply (its kernel contents are unknown).
+   *
+   * `commit(report)` takes the basis from `report.plan.basis`.
+   *
+   * A basis can be committed once, and only until another basis of this manager is
+   * committed or the manager is reset: otherwise nothing is cleared and the result says
+   * `stale: true` (as for a basis of another manager, or none). Making more plans does
+   * not make a plan stale.
+   */
+  commit(report: ApplyReport): CommitResult;
+  commit(basis: PlanBasis | undefined, report: ApplyReport): CommitResult;
+  commit(basisOrReport: PlanBasis | ApplyReport | undefined, maybeReport?: ApplyReport): CommitResult {
+    const report = maybeReport ?? (basisOrReport as ApplyReport);
+    const basis = maybeReport === undefined ? report?.plan?.basis : basisOrReport;
+    if (!(basis instanceof PlanBasis) || basis.source !== this.identity || basis.epoch !== this.epoch || report === undefined) {
       return { stale: true, applied: [], kept: [] };
     }
-    this.pending = undefined;
-    const failed = new Set<string>([...(report.failedSets ?? []), ...(report.inUseSets ?? [])]);
-    const applied: string[] = [];
-    const kept: string[] = [];
-    for (const planned of basis.planned.values()) {
-      const later = pending.shadow.get(planned.name);
-      if (!failed.has(planned.kernelName)) {
-        if (later === undefined) this.dirty.forget(planned.name);
-        else this.dirty.adopt(later);
-        applied.push(planned.name);
-      } else {
-        // The kernel holds some of the planned lines. Sending the same entry again is
-        // right (lines are idempotent); an entry changed since planning is not, so the
-        // set is re-sent whole.
-        if (later !== undefined && !isEmptyUpdate(later)) {
-          const set = this.sets.get(planned.name);
-          this.dirty.markUnknown(planned.name, planned.kernelName, set !== undefined && this.shouldBeInKernel(set));
-        } else if (this.dirty.get(planned.name) === undefined) {
-          // Planned, then cancelled after planning (created and deleted again): the set may exist now.
-          const set = this.sets.get(planned.name);
-          this.dirty.markUnknown(planned.name, planned.kernelName, set !== undefined && this.shouldBeInKernel(set));
-        } else {
-          this.dirty.markFragile(planned.name);
-        }
-        kept.push(planned.name);
-      }
-      this.releaseIdleClaim(planned.name, planned.kernelName);
-    }
+    this.epoch++;
+    const { applied, kept } = settleReport(basis, report, {
+      dirty: this.dirty,
+      record: (name) => this.sets.get(name),
+      desired: (set) => this.shouldBeInKernel(set),
+    });
+    for (const planned of basis.planned.values()) this.releaseIdleClaim(planned.name, planned.kernelName);
+    const cancelled = [...this.cancelled];
+    this.cancelled.clear();
+    for (const [name, kernelName] of cancelled) this.releaseIdleClaim(name, kernelName);
     return { stale: false, applied, kept };
   }
 
@@ -813,29 +666,6 @@ export class IPSetManager {
 
   // -------------------------------------------------------------------------
   // Internals
-
-  private internals(): ManagerInternals {
-    return {
-      beginPlan: () => {
-        const entries = [...this.dirty.values()];
-        const pending = this.pending;
-        if (pending !== undefined && pending.changes === this.changes) {
-          // Nothing changed since the outstanding plan: this one covers the same state.
-          const basis = new PlanBasis(this, this.plannedSets(pending));
-          if (pending.bases.size >= MAX_EQUIVALENT_PLANS) pending.bases.delete(pending.bases.values().next().value as PlanBasis);
-          pending.bases.add(basis);
-          return { entries, basis };
-        }
-        const planned = new Map<string, PlannedSet>();
-        for (const e of entries) planned.set(e.name, { name: e.name, kernelName: e.kernelName, state: e.state });
-        const basis = new PlanBasis(this, planned);
-        this.pending = { bases: new Set([basis]), changes: this.changes, shadow: new DirtyCache() };
-        return { entries, basis };
-      },
-      set: (name) => this.sets.get(name),
-      capacity: (type) => this.capacity.get(type) ?? NO_CAPACITY,
-    };
-  }
 
   private shouldBeInKernel(set: IPSet): boolean {
     return this.mode === 'all' || set === this.emptySet || set.usedByNetPol || set.kernelReferCount > 0;
@@ -902,10 +732,7 @@ export class IPSetManager {
   }
 
   private kernelWorkPending(name: string): boolean {
-    return (
-      this.dirty.get(name) !== undefined ||
-      (this.pending !== undefined && (this.plannedSets(this.pending).has(name) || this.pending.shadow.get(name) !== undefined))
-    );
+    return this.dirty.get(name) !== undefined || this.cancelled.has(name);
   }
 
   private releaseIdleClaim(name: string, kernelName: string): void {
@@ -1014,6 +841,7 @@ export class IPSetManager {
     const wasNomatch = set.nomatch !== undefined && set.nomatch.has(key);
     if (wasNomatch === nomatch) return;
     // One kernel entry, two spellings: switching the flag is a delete then an add.
+    set.removals++;
     if (nomatch) (set.nomatch ??= new Set()).add(key);
     else set.nomatch!.delete(key);
     if (this.shouldBeInKernel(set)) {
@@ -1029,6 +857,7 @@ export class IPSetManager {
     if (ips.get(key) !== podKey) return;
     ips.delete(key);
     set.nomatch?.delete(key);
+    set.removals++;
     if (this.shouldBeInKernel(set)) this.dDeleteMember(set, member);
   }
 
@@ -1055,7 +884,11 @@ export class IPSetManager {
 
   private removeSet(set: IPSet): void {
     const inKernel = this.shouldBeInKernel(set);
-    if (inKernel) this.dDestroy(set);
+    if (inKernel) {
+      const planned = this.dirty.get(set.name)?.state === 'create';
+      this.dDestroy(set);
+      if (planned && this.dirty.get(set.name) === undefined) this.cancelled.set(set.name, set.kernelName);
+    }
     this.sets.delete(set.name);
     if (set.memberSets !== undefined) {
       // The reference leaves these counts behind, so former members can never be deleted (docs/reference-behaviour.md §g.2.6).
@@ -1069,113 +902,30 @@ export class IPSetManager {
   }
 
   private intern(value: string): string {
-    const interned = this.strings.get(value);
-    if (interned !== undefined) return interned;
-    if (this.strings.size >= 2 * this.stringsRebuiltAt + 1024) this.rebuildStrings();
-    this.strings.set(value, value);
-    return value;
+    return this.strings.intern(value);
   }
 
-  private rebuildStrings(): void {
-    const live = new Map<string, string>();
-    for (const set of this.sets.values()) {
-      if (set.ips === undefined) continue;
-      for (const [key, pod] of set.ips) {
-        live.set(key, key);
-        live.set(pod, pod);
-      }
-    }
-    this.strings = live;
-    this.stringsRebuiltAt = live.size;
-  }
-
-  // Dirty-cache operations go to the cache and, for sets covered by the outstanding
-  // plan, to the shadow cache that tracks changes made after planning.
-
-  private plannedSets(pending: Pending): ReadonlyMap<string, PlannedSet> {
-    return (pending.bases.values().next().value as PlanBasis).planned;
-  }
-
-  private shadowFor(name: string): DirtyCache | undefined {
-    const pending = this.pending;
-    if (pending === undefined) return undefined;
-    return this.plannedSets(pending).has(name) ? pending.shadow : undefined;
-  }
+  // Dirty-cache operations also stamp the set record, so that a commit can tell which
+  // planned sets changed after their plan's snapshot.
 
   private dCreate(set: IPSet): void {
-    this.changes++;
+    set.changedAt = ++this.changes;
     this.dirty.create(set.name, set.kernelName, set);
-    this.shadowFor(set.name)?.create(set.name, set.kernelName, set);
   }
 
   private dDestroy(set: IPSet): void {
-    this.changes++;
+    set.changedAt = ++this.changes;
     this.dirty.destroy(set.name, set.kernelName, set);
-    this.shadowFor(set.name)?.destroy(set.name, set.kernelName, set);
   }
 
   private dAddMember(set: IPSet, member: string): void {
-    this.changes++;
+    set.changedAt = ++this.changes;
     this.dirty.addMember(set.name, set.kernelName, set, member);
-    this.shadowFor(set.name)?.addMember(set.name, set.kernelName, set, member);
   }
 
   private dDeleteMember(set: IPSet, member: string): void {
-    this.changes++;
+    set.changedAt = ++this.changes;
     this.dirty.deleteMember(set.name, set.kernelName, member);
-    this.shadowFor(set.name)?.deleteMember(set.name, set.kernelName, member);
   }
 }
 
-/** @internal The planner's view of a manager. */
-export function managerInternals(manager: IPSetManager): ManagerInternals {
-  return internalsOf(manager);
-}
-
-function isNamespaceList(type: SetType): boolean {
-  return type === 'keyLabelOfNamespace' || type === 'keyValueLabelOfNamespace';
-}
-
-/**
- * The set a member goes to: a family-less hash set's IPv6 member goes to its `inet6`
- * sibling (a set of its own, with its own kernel name); a set with an explicit
- * family keeps it, so a member of the other family is refused by the grammar.
- */
-function routed(meta: SetMetadata, family: AddressFamily): SetMetadata {
-  if (family !== 'inet6' || meta === null || typeof meta !== 'object' || meta.family !== undefined) return meta;
-  if (!isSetType(meta.type) || setTypeInfo(meta.type).kind !== 'set' || meta.type === 'emptyHashSet') return meta;
-  return { name: meta.name, type: meta.type, family: 'inet6' };
-}
-
-function memberFor(r: Resolved, member: string, verb: 'add' | 'remove', preposition: 'to' | 'from'): string {
-  const kind = r.info.kernelType === 'hash:ip,port' ? 'hash:ip,port' : 'hash:net';
-  try {
-    return canonicalMember(kind, member, r.info.family ?? 'inet');
-  } catch (error) {
-    if (!isIpsetsError(error)) throw error;
-    throw new IpsetsError(
-      error.code,
-      `cannot ${verb} ${quote(member)} ${preposition} ipset ${quote(r.prefixed)} (type ${r.meta.type}, ${kind}): ${error.message}`,
-      { cause: error, details: { ...error.details, set: r.prefixed, operation: verb } },
-    );
-  }
-}
-
-function checkPodKey(podKey: unknown): void {
-  if (typeof podKey !== 'string') {
-    throw new IpsetsError('INVALID_ARGUMENT', `invalid pod key ${quote(podKey)}; expected a string`, { details: { podKey } });
-  }
-}
-
-function checkReference(refName: unknown, refType: unknown): void {
-  if (refType !== 'selector' && refType !== 'netpol') {
-    throw new IpsetsError('INVALID_ARGUMENT', `invalid reference type ${quote(refType)}; expected "selector" or "netpol"`, {
-      details: { refType },
-    });
-  }
-  if (typeof refName !== 'string' || refName.length === 0) {
-    throw new IpsetsError('INVALID_ARGUMENT', `invalid reference name ${quote(refName)}; expected a non-empty string`, {
-      details: { refName },
-    });
-  }
-}

@@ -1,0 +1,94 @@
+/**
+ * The manager's argument rules: what a call may pass (capacity configuration, pod
+ * keys, references, members for a set's kind) and where a member goes. Each check
+ * throws an {@link IpsetsError} that quotes the bad value, before the manager changes
+ * anything.
+ */
+import { validateCapacity } from '../capacity.js';
+import type { SetCapacity } from '../capacity.js';
+import { IpsetsError, isIpsetsError, quote } from '../errors.js';
+import { canonicalMember } from '../members.js';
+import { SET_TYPES, isSetType, setTypeInfo } from '../set-types.js';
+import type { SetTypeInfo } from '../set-types.js';
+import type { AddressFamily, SetMetadata, SetType } from '../types.js';
+
+/** A set's metadata checked and resolved to its names. */
+export interface Resolved {
+  readonly meta: SetMetadata;
+  readonly prefixed: string;
+  readonly info: SetTypeInfo;
+  readonly kernelName: string;
+}
+
+/** Checks the manager's per-type capacity configuration (`IPSetManagerConfig.capacity`). */
+export function validateTypeCapacity(config: unknown): ReadonlyMap<SetType, SetCapacity> {
+  const out = new Map<SetType, SetCapacity>();
+  if (config === undefined) return out;
+  if (config === null || typeof config !== 'object' || Array.isArray(config)) {
+    throw new IpsetsError('INVALID_ARGUMENT', `invalid capacity ${quote(config)}; expected an object of set type → { maxelem, hashsize }`, {
+      details: { capacity: config },
+    });
+  }
+  for (const [type, capacity] of Object.entries(config)) {
+    if (!isSetType(type)) {
+      throw new IpsetsError('INVALID_SET_TYPE', `unknown set type ${quote(type)} in capacity; expected one of ${SET_TYPES.join(', ')}`, {
+        details: { type },
+      });
+    }
+    const checked = validateCapacity(capacity, setTypeInfo(type).createSpec, `capacity of set type ${quote(type)}`, 'INVALID_ARGUMENT');
+    if (checked.maxelem !== undefined || checked.hashsize !== undefined) out.set(type, Object.freeze(checked));
+  }
+  return out;
+}
+
+/** True for the namespace-label lists (they hold the shared empty set when configured). */
+export function isNamespaceList(type: SetType): boolean {
+  return type === 'keyLabelOfNamespace' || type === 'keyValueLabelOfNamespace';
+}
+
+/**
+ * The set a member goes to: a family-less hash set's IPv6 member goes to its `inet6`
+ * sibling (a set of its own, with its own kernel name); a set with an explicit
+ * family keeps it, so a member of the other family is refused by the grammar.
+ */
+export function routed(meta: SetMetadata, family: AddressFamily): SetMetadata {
+  if (family !== 'inet6' || meta === null || typeof meta !== 'object' || meta.family !== undefined) return meta;
+  if (!isSetType(meta.type) || setTypeInfo(meta.type).kind !== 'set' || meta.type === 'emptyHashSet') return meta;
+  return { name: meta.name, type: meta.type, family: 'inet6' };
+}
+
+/** The canonical form of `member` for the set `r`, or an `INVALID_MEMBER` error naming the set. */
+export function memberFor(r: Resolved, member: string, verb: 'add' | 'remove', preposition: 'to' | 'from'): string {
+  const kind = r.info.kernelType === 'hash:ip,port' ? 'hash:ip,port' : 'hash:net';
+  try {
+    return canonicalMember(kind, member, r.info.family ?? 'inet');
+  } catch (error) {
+    if (!isIpsetsError(error)) throw error;
+    throw new IpsetsError(
+      error.code,
+      `cannot ${verb} ${quote(member)} ${preposition} ipset ${quote(r.prefixed)} (type ${r.meta.type}, ${kind}): ${error.message}`,
+      { cause: error, details: { ...error.details, set: r.prefixed, operation: verb } },
+    );
+  }
+}
+
+/** A pod key is a string. */
+export function checkPodKey(podKey: unknown): void {
+  if (typeof podKey !== 'string') {
+    throw new IpsetsError('INVALID_ARGUMENT', `invalid pod key ${quote(podKey)}; expected a string`, { details: { podKey } });
+  }
+}
+
+/** A reference is a non-empty name of type `selector` or `netpol`. */
+export function checkReference(refName: unknown, refType: unknown): void {
+  if (refType !== 'selector' && refType !== 'netpol') {
+    throw new IpsetsError('INVALID_ARGUMENT', `invalid reference type ${quote(refType)}; expected "selector" or "netpol"`, {
+      details: { refType },
+    });
+  }
+  if (typeof refName !== 'string' || refName.length === 0) {
+    throw new IpsetsError('INVALID_ARGUMENT', `invalid reference name ${quote(refName)}; expected a non-empty string`, {
+      details: { refName },
+    });
+  }
+}

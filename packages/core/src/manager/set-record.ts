@@ -1,0 +1,131 @@
+/**
+ * The manager's record of one cached set and the storage of its members: what a set
+ * holds (entries and pod keys, or member sets), who references it, and the pool that
+ * interns member and pod-key strings. The manager decides what changes; this module
+ * only stores it.
+ */
+import type { MemberSource } from '../dirty-cache.js';
+import { hasNomatch, stripNomatch } from '../members.js';
+import type { SetTypeInfo } from '../set-types.js';
+import type { SetType } from '../types.js';
+
+/** The flag suffix of a hash-set member that is excluded (`10.0.0.0/8 nomatch`). */
+export const NOMATCH = ' nomatch';
+
+/** One cached set. Implements the dirty cache's member view. */
+export class IPSet implements MemberSource {
+  readonly name: string;
+  readonly unprefixedName: string;
+  readonly type: SetType;
+  readonly info: SetTypeInfo;
+  readonly kernelName: string;
+  /** Hash sets: entry (member without ` nomatch`) → pod key. */
+  readonly ips: Map<string, string> | undefined;
+  /** Hash sets: entries that carry ` nomatch`. */
+  nomatch: Set<string> | undefined;
+  /** Lists: member kernel name → member set, in list order. */
+  readonly memberSets: Map<string, IPSet> | undefined;
+  selectorRefs: Set<string> | undefined;
+  netPolRefs: Set<string> | undefined;
+  ipsetReferCount = 0;
+  kernelReferCount = 0;
+  /** The manager's change count at this set's last dirty-cache operation (a plan basis compares it). */
+  changedAt = 0;
+  /**
+   * Members removed (or switched to or from ` nomatch`) so far. While it stays the same,
+   * the first n members in insertion order are the n members a plan saw.
+   */
+  removals = 0;
+
+  constructor(name: string, unprefixedName: string, type: SetType, info: SetTypeInfo, kernelName: string) {
+    this.name = name;
+    this.unprefixedName = unprefixedName;
+    this.type = type;
+    this.info = info;
+    this.kernelName = kernelName;
+    this.ips = info.kind === 'set' ? new Map() : undefined;
+    this.nomatch = undefined;
+    this.memberSets = info.kind === 'list' ? new Map() : undefined;
+    this.selectorRefs = undefined;
+    this.netPolRefs = undefined;
+  }
+
+  get usedByNetPol(): boolean {
+    return (this.selectorRefs?.size ?? 0) > 0 || (this.netPolRefs?.size ?? 0) > 0;
+  }
+
+  get memberCount(): number {
+    return this.ips?.size ?? this.memberSets?.size ?? 0;
+  }
+
+  forEachMember(fn: (member: string) => void): void {
+    if (this.ips !== undefined) {
+      const nomatch = this.nomatch;
+      if (nomatch === undefined || nomatch.size === 0) {
+        for (const key of this.ips.keys()) fn(key);
+      } else {
+        for (const key of this.ips.keys()) fn(nomatch.has(key) ? key + NOMATCH : key);
+      }
+    } else if (this.memberSets !== undefined) {
+      for (const key of this.memberSets.keys()) fn(key);
+    }
+  }
+
+  hasMember(member: string): boolean {
+    if (this.ips !== undefined) {
+      if (hasNomatch(member)) {
+        const key = stripNomatch(member);
+        return this.ips.has(key) && this.nomatch !== undefined && this.nomatch.has(key);
+      }
+      return this.ips.has(member) && (this.nomatch === undefined || !this.nomatch.has(member));
+    }
+    return this.memberSets !== undefined && this.memberSets.has(member);
+  }
+
+  /** The canonical member stored for `key`. */
+  memberOf(key: string): string {
+    return this.nomatch !== undefined && this.nomatch.has(key) ? key + NOMATCH : key;
+  }
+}
+
+/**
+ * Members and pod keys are interned: one string per distinct value, however many
+ * sets hold it and however many calls brought a copy. Strings no set holds any more
+ * are dropped when the pool has doubled since it was last rebuilt (amortised O(1)
+ * per new string).
+ */
+export class StringPool {
+  private strings = new Map<string, string>();
+  private rebuiltAt = 0;
+
+  /** @param sets the manager's sets: every string they hold survives a rebuild. */
+  constructor(private readonly sets: ReadonlyMap<string, IPSet>) {}
+
+  /** The pool's copy of `value` (added when new). */
+  intern(value: string): string {
+    const interned = this.strings.get(value);
+    if (interned !== undefined) return interned;
+    if (this.strings.size >= 2 * this.rebuiltAt + 1024) this.rebuild();
+    this.strings.set(value, value);
+    return value;
+  }
+
+  /** Forgets every string (the manager was reset). */
+  clear(): void {
+    this.strings = new Map();
+    this.rebuiltAt = 0;
+  }
+
+  private rebuild(): void {
+    const live = new Map<string, string>();
+    for (const set of this.sets.values()) {
+      if (set.ips === undefined) continue;
+      for (const [key, pod] of set.ips) {
+        live.set(key, key);
+        live.set(pod, pod);
+      }
+    }
+    this.strings = live;
+    this.rebuiltAt = live.size;
+  }
+}

@@ -1,0 +1,110 @@
+/**
+ * planReconcile reads the members of a set `parseSave` returned straight from the
+ * save text (no string per member) until someone reads `members`. These tests pin
+ * that the shortcut plans exactly what the plain member arrays plan, hostile and
+ * odd saves included, and that a snapshot changed by its caller is planned as changed.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { planReconcile } from '../../src/plan-reconcile.js';
+import { renderRestore } from '../../src/render.js';
+import { parseSave } from '../../src/save-parser.js';
+import type { DesiredState, SaveSnapshot, SetHeader } from '../../src/types.js';
+
+const numRuns = Number(process.env.FC_NUM_RUNS) || 300;
+const NET = 'family inet hashsize 1024 maxelem 65536 bucketsize 12 initval 0x1a2b3c4d';
+const NET6 = 'family inet6 hashsize 1024 maxelem 65536 bucketsize 12 initval 0x1a2b3c4d';
+const OWNER = 'azure-npm-';
+
+/** The same snapshot with plain, fully materialised member arrays. */
+const plain = (s: SaveSnapshot): SaveSnapshot => JSON.parse(JSON.stringify(s)) as SaveSnapshot;
+
+const headersOf = (s: SaveSnapshot): SetHeader[] => s.sets.map((x) => ({ name: x.name, type: x.type, header: x.options, references: 0, entries: x.members.length }));
+
+describe('planReconcile on a snapshot read from save text', () => {
+  it('a hostile member (10.0.0.0/000…024-F) is never echoed: the set is flushed and refilled', () => {
+    const text = `create azure-npm-a hash:net ${NET}\nadd azure-npm-a 10.0.0.1\nadd azure-npm-a 10.0.0.0/${'0'.repeat(40)}24-F\nadd azure-npm-a 10.0.0.9\n`;
+    const desired: DesiredState = { owner: OWNER, sets: [{ name: 'azure-npm-a', spec: 'nethash', members: ['10.0.0.1', '10.0.0.2'] }] };
+    const plan = planReconcile(desired, parseSave(text), []);
+    expect(renderRestore(plan)).toBe('-F azure-npm-a\n-A azure-npm-a 10.0.0.1\n-A azure-npm-a 10.0.0.2\n');
+    expect(plan.notes).toEqual([expect.objectContaining({ set: 'azure-npm-a', kind: 'unreadable-members-rebuilt' })]);
+  });
+
+  it('reads nomatch from element options anywhere on the line, as the member arrays do', () => {
+    const text = [
+      `create azure-npm-a hash:net ${NET}`,
+      'add azure-npm-a 10.0.0.1 nomatch',
+      'add azure-npm-a 10.0.0.2 timeout 5 nomatch',
+      'add azure-npm-a 10.0.0.3 comment "nomatch"',
+      'add azure-npm-a  10.0.0.4\tnomatch',
+      'add azure-npm-a 10.0.0.5\r',
+      '',
+    ].join('\n');
+    const desired: DesiredState = {
+      owner: OWNER,
+      sets: [{ name: 'azure-npm-a', spec: 'nethash', members: ['10.0.0.1', '10.0.0.2 nomatch', '10.0.0.3', '10.0.0.4', '10.0.0.5'] }],
+    };
+    const snapshot = parseSave(text);
+    expect(renderRestore(planReconcile(desired, snapshot, []))).toBe('-D azure-npm-a 10.0.0.1\n-D azure-npm-a 10.0.0.4\n-A azure-npm-a 10.0.0.1\n-A azure-npm-a 10.0.0.4\n');
+    expect(planReconcile(desired, parseSave(text), [])).toEqual(planReconcile(desired, plain(snapshot), []));
+  });
+
+  it('plans what the caller made of the members, not what the text said', () => {
+    const text = `create azure-npm-a hash:net ${NET}\nadd azure-npm-a 10.0.0.1\nadd azure-npm-a 10.0.0.2\n`;
+    const desired: DesiredState = { owner: OWNER, sets: [{ name: 'azure-npm-a', spec: 'nethash', members: ['10.0.0.1', '10.0.0.2'] }] };
+    const pushed = parseSave(text);
+    pushed.sets[0]!.members.push('10.0.0.3');
+    expect(renderRestore(planReconcile(desired, pushed, []))).toBe('-D azure-npm-a 10.0.0.3\n');
+    const replaced = parseSave(text);
+    replaced.sets[0]!.members = ['10.0.0.7'];
+    expect(renderRestore(planReconcile(desired, replaced, []))).toBe('-D azure-npm-a 10.0.0.7\n-A azure-npm-a 10.0.0.1\n-A azure-npm-a 10.0.0.2\n');
+  });
+
+  it('members read from the text serialise and compare like plain arrays', () => {
+    const text = `create azure-npm-a hash:net ${NET}\nadd azure-npm-a 10.0.0.1\nadd azure-npm-a 10.0.0.0/24 nomatch\n`;
+    const snapshot = parseSave(text);
+    expect(JSON.parse(JSON.stringify(snapshot))).toEqual({ sets: [{ name: 'azure-npm-a', type: 'hash:net', options: NET, members: ['10.0.0.1', '10.0.0.0/24 nomatch'] }], problems: [] });
+    expect(snapshot).toStrictEqual(plain(snapshot));
+    expect({ ...snapshot.sets[0] }).toEqual(plain(snapshot).sets[0]);
+  });
+
+  it('property: the plan from the text equals the plan from plain member arrays', () => {
+    const octet = fc.constantFrom('0', '1', '2', '9', '10', '255', '256', '01');
+    const host = fc.tuple(fc.constantFrom('10', '192'), octet, octet, octet).map((p) => p.join('.'));
+    const member = fc.oneof(
+      host,
+      host.map((h) => `${h} nomatch`),
+      host.map((h) => `${h}/24`),
+      host.map((h) => `${h}/32 nomatch`),
+      host.map((h) => `${h} timeout 5`),
+      host.map((h) => `${h} comment "x y" nomatch`),
+      host.map((h) => `${h},tcp:80`),
+      fc.constantFrom('fe80::1', '2001:db8::/64', '::1 nomatch', 'azure-npm-b', '-F', '10.0.0.0/0000024'),
+    );
+    const set = fc.record({
+      name: fc.constantFrom('azure-npm-a', 'azure-npm-b', 'azure-npm-c', 'kube-f'),
+      type: fc.constantFrom('hash:net', 'hash:ip,port', 'list:set'),
+      family: fc.constantFrom(NET, NET6),
+      members: fc.array(member, { maxLength: 12 }),
+    });
+    fc.assert(
+      fc.property(fc.array(set, { maxLength: 4 }), fc.array(member, { maxLength: 12 }), fc.constantFrom('nethash', 'hash:net family inet6', 'hash:ip,port'), (kernelSets, wanted, spec) => {
+        const text = kernelSets
+          .map((s) => [`create ${s.name} ${s.type} ${s.type === 'list:set' ? 'size 8' : s.family}`, ...s.members.map((m) => `add ${s.name} ${m}`)].join('\n'))
+          .join('\n');
+        const snapshot = parseSave(text);
+        const desiredMembers = [...new Set(wanted.map((m) => m.split(' ')[0]!))];
+        const desired: DesiredState = { owner: OWNER, sets: [{ name: 'azure-npm-a', spec: spec as 'nethash', members: desiredMembers }] };
+        const run = (s: SaveSnapshot): unknown => {
+          try {
+            return planReconcile(desired, s, headersOf(plain(s)));
+          } catch (e) {
+            return (e as Error).message;
+          }
+        };
+        expect(run(snapshot)).toEqual(run(plain(snapshot)));
+      }),
+      { numRuns },
+    );
+  });
+});
