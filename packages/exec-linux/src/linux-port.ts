@@ -145,6 +145,9 @@ export function createLinuxPort(options: LinuxPortOptions = {}): IpsetPort {
 
     try {
       const subprocess = execa(file, args, {
+        // Its own process group: a terminal's Ctrl-C (SIGINT to the foreground group)
+        // reaches only us, and our stop logic decides (grace, then abort with a report).
+        detached: true,
         stdin: input === undefined ? 'ignore' : 'pipe',
         reject: false,
         stripFinalNewline: false,
@@ -153,8 +156,9 @@ export function createLinuxPort(options: LinuxPortOptions = {}): IpsetPort {
         forceKillAfterDelay: forceKillAfterMs,
         ...(env === undefined ? {} : { env: { ...env } }),
       });
+      const untrack = trackChild(subprocess);
       if (input !== undefined && subprocess.stdin !== null) void feed(subprocess.stdin, input);
-      const result = await subprocess;
+      const result = await subprocess.finally(untrack);
       if (result.isCanceled) {
         if (why === 'timeout') {
           throw new IpsetsError(
@@ -194,6 +198,29 @@ export function createLinuxPort(options: LinuxPortOptions = {}): IpsetPort {
     save: (call) => run('save', undefined, call),
     listNames: (call) => run('listNames', undefined, call),
     listHeaders: (call) => run('listHeaders', undefined, call),
+  };
+}
+
+/** The ipset children running now; killed when this process exits (see {@link trackChild}). */
+const liveChildren = new Set<{ kill(signal?: NodeJS.Signals): boolean }>();
+
+function killLiveChildren(): void {
+  for (const child of liveChildren) child.kill('SIGKILL');
+}
+
+/**
+ * A detached child outlives its parent, and execa's own exit cleanup skips detached
+ * children: a process that exits while `ipset restore` runs (the CLI's forced exit on
+ * a second signal) kills it here, so that it never goes on alone with a cut stdin.
+ * One `exit` listener while any child runs (an exit listener, not a signal handler: the
+ * host process keeps every say over signals).
+ */
+function trackChild(child: { kill(signal?: NodeJS.Signals): boolean }): () => void {
+  if (liveChildren.size === 0) process.on('exit', killLiveChildren);
+  liveChildren.add(child);
+  return () => {
+    liveChildren.delete(child);
+    if (liveChildren.size === 0) process.off('exit', killLiveChildren);
   };
 }
 
