@@ -16,8 +16,8 @@ import type { AbortSignalLike, ApplyReport, DesiredState, IpsetPort, ResetReport
 import type { Registry } from 'prom-client';
 import { createAgentMetrics, DEFAULT_METRIC_PREFIX } from './agent-metrics.js';
 import type { AgentMetrics, AgentOperation, AgentOutcome } from './agent-metrics.js';
-import { withKernelLock } from './kernel-lock.js';
-import type { KernelLockOptions } from './kernel-lock.js';
+import { acquireKernelLock, withKernelLock } from './kernel-lock.js';
+import type { KernelLock, KernelLockOptions } from './kernel-lock.js';
 import { DEFAULT_READ_TIMEOUT_MS, DEFAULT_RESTORE_TIMEOUT_MS } from './linux-port.js';
 
 /**
@@ -103,6 +103,7 @@ export interface IpsetAgentOptions<M extends AgentManager = IPSetManager> {
   /**
    * Hold this kernel lock around every apply, reconcile and reset (the whole
    * read–plan–restore cycle), so that other processes writing the same kernel wait.
+   * A loop tick holds it once for its apply and its reconcile together.
    * A `LOCK_HELD` after `waitMs` fails the operation (and counts as a failure).
    */
   lock?: AgentLockOptions;
@@ -333,6 +334,8 @@ export function createIpsetAgent<M extends AgentManager = IPSetManager>(options:
   // Aborted by stop() when its grace period runs out; replaced once the stop is over.
   let halt = new AbortController();
   let stopping: Promise<AgentStopResult> | undefined;
+  // Set while a loop tick runs: its apply and reconcile share one hold of the kernel lock.
+  let tickLock: { held?: KernelLock } | undefined;
 
   const enqueue = <T>(fn: () => Promise<T>): Promise<T> => {
     const run = tail.then(fn, fn);
@@ -357,8 +360,15 @@ export function createIpsetAgent<M extends AgentManager = IPSetManager>(options:
       ...(options.maxAttempts === undefined ? {} : { maxAttempts: options.maxAttempts }),
       signal: controller.signal,
     };
-    const run = (async () =>
-      lock === undefined ? body(driverOptions) : withKernelLock({ ...lock, signal: controller.signal }, () => body(driverOptions)))();
+    const run = (async () => {
+      if (lock === undefined) return body(driverOptions);
+      if (tickLock !== undefined) {
+        // Inside a loop tick: the tick's one hold, taken by its first operation.
+        tickLock.held ??= await acquireKernelLock({ ...lock, signal: controller.signal });
+        return body(driverOptions);
+      }
+      return withKernelLock({ ...lock, signal: controller.signal }, () => body(driverOptions));
+    })();
     inFlight = {
       operation,
       startedAt: clock.now(),
@@ -489,8 +499,10 @@ export function createIpsetAgent<M extends AgentManager = IPSetManager>(options:
     return report;
   };
 
+  const canApply = (): boolean => options.drivers?.apply !== undefined || manager instanceof IPSetManager;
+
   const runApply = (call: AgentCallOptions | undefined): Promise<ApplyReport> => {
-    if (options.drivers?.apply === undefined && !(manager instanceof IPSetManager)) {
+    if (!canApply()) {
       // A desired-state holder can be reconciled, but only an IPSetManager has a dirty delta to apply.
       return Promise.reject(
         new IpsetsError('INVALID_ARGUMENT', 'apply() needs an IPSetManager (or drivers.apply); use reconcile() to apply a plain desired state'),
@@ -577,12 +589,27 @@ export function createIpsetAgent<M extends AgentManager = IPSetManager>(options:
     }, interval);
   };
 
+  /**
+   * One tick: the pending delta, then the drift repair, as one queued job under ONE
+   * hold of the kernel lock (released when the tick ends), so that no other writer
+   * ever sees or changes the kernel between the two.
+   */
   const runTick = async (): Promise<void> => {
     try {
       if (options.garbageCollect === true) manager.reconcile?.();
-      await apply();
-      if (!started) return;
-      await enqueue(() => runReconcile(undefined));
+      await enqueue(async () => {
+        tickLock = {};
+        try {
+          // A plain desired-state holder has no delta: its tick is the reconcile alone.
+          if (canApply()) await runApply(undefined);
+          if (!started) return;
+          await runReconcile(undefined);
+        } finally {
+          const held = tickLock.held;
+          tickLock = undefined;
+          await held?.release();
+        }
+      });
     } catch (error) {
       // The loop never dies of one bad tick (each operation logged its own line); the
       // failure limit stops it through setFatal.
