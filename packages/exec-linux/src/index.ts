@@ -38,5 +38,5 @@ export type {
   IpsetAgent,
   IpsetAgentOptions,
 } from './agent.js';
-export { createAgentMetrics, DEFAULT_METRIC_PREFIX } from './agent-metrics.js';
-export type { AgentMetrics, AgentOperation, AgentOutcome } from './agent-metrics.js';
+export { createAgentMetrics, DEFAULT_METRIC_PREFIX } from './agent/metrics.js';
+export type { AgentMetrics, AgentOperation, AgentOutcome } from './agent/metrics.js';
