@@ -27,22 +27,6 @@ import { stopGracefully } from './agent/graceful-stop.js';
 import { ReconcileLoop } from './agent/reconcile-loop.js';
 import { installStateCollectors } from './agent/state-gauges.js';
 
-export { DEFAULT_MAX_CONSECUTIVE_FAILURES, DEFAULT_STUCK_AFTER_MS } from './agent/api.js';
-export type {
-  AgentCallOptions,
-  AgentClock,
-  AgentDriverOptions,
-  AgentDrivers,
-  AgentHealth,
-  AgentLockOptions,
-  AgentLogger,
-  AgentManager,
-  AgentOperationSummary,
-  AgentStopOptions,
-  AgentStopResult,
-  IpsetAgent,
-  IpsetAgentOptions,
-} from './agent/api.js';
 
 const SILENT: AgentLogger = { debug() {}, info() {}, warn() {}, error() {} };
 

@@ -12,7 +12,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { IpsetsError, isIpsetsError } from '@ipsets/core';
 import type { AbortSignalLike, ApplyReport, DesiredState, IpsetPort } from '@ipsets/core';
 import { createIpsetAgent } from '../../src/agent.js';
-import type { AgentClock, AgentManager } from '../../src/agent.js';
+import type { AgentClock, AgentManager } from '../../src/agent/api.js';
 import { acquireKernelLock } from '../../src/kernel-lock.js';
 import { startFixture } from '../helpers/child.js';
 import type { Child } from '../helpers/child.js';
