@@ -6,9 +6,10 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { IpsetsError, isIpsetsError, quote } from '@ipsets/core';
-import type { CommandResult, IpsetPort, PortCallOptions } from '@ipsets/core';
+import type { CommandResult, IpsetPort } from '@ipsets/core';
 import type { FakeKernel } from '@ipsets/testing';
 import { formatCount, formatDuration } from './format.js';
+import { wrapPort } from './port-wrap.js';
 
 /** Default name of the fake kernel's state file (in the working folder). */
 export const DEFAULT_STATE_FILE = '.ipsets-state.json';
@@ -92,12 +93,7 @@ export async function openKernel(options: KernelOptions, cwd = process.cwd()): P
       restoreTimeoutMs: options.timeoutMs ?? DEFAULT_RESTORE_TIMEOUT_MS,
       readTimeoutMs: options.readTimeoutMs ?? DEFAULT_READ_TIMEOUT_MS,
     });
-    const port: IpsetPort = {
-      restore: (text, o) => linux.restore(text, o).catch(withFlagNames),
-      save: (o) => linux.save(o).catch(withFlagNames),
-      listNames: (o) => linux.listNames(o).catch(withFlagNames),
-      listHeaders: (o) => linux.listHeaders(o).catch(withFlagNames),
-    };
+    const port = wrapPort(linux, { around: (_command, run, o) => run(o).catch(withFlagNames) });
     const where = options.netns === undefined ? 'default network namespace' : `netns ${options.netns}`;
     return {
       kind: 'linux',
@@ -164,12 +160,8 @@ export interface ProgressStream {
 export function withProgress(port: IpsetPort, stream: ProgressStream, now: () => number = Date.now): IpsetPort {
   if (stream.isTTY !== true) return port;
   let count = 0;
-  return {
-    ...port,
-    save: (o?: PortCallOptions) => port.save(o),
-    listNames: (o?: PortCallOptions) => port.listNames(o),
-    listHeaders: (o?: PortCallOptions) => port.listHeaders(o),
-    async restore(text: string, o?: PortCallOptions): Promise<CommandResult> {
+  return wrapPort(port, {
+    async restore(text, o, next): Promise<CommandResult> {
       count += 1;
       let lines = 0;
       for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lines++;
@@ -179,11 +171,11 @@ export function withProgress(port: IpsetPort, stream: ProgressStream, now: () =>
       draw();
       const timer = setInterval(draw, 200);
       try {
-        return await port.restore(text, o);
+        return await next(text, o);
       } finally {
         clearInterval(timer);
         stream.write('\r\u001b[2K');
       }
     },
-  };
+  });
 }

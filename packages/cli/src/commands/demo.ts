@@ -25,13 +25,14 @@ import {
   prefixedName,
   renderRestore,
 } from '@ipsets/core';
-import type { ApplyReport, CommandResult, DesiredState, IpsetPort, PortCallOptions, SetMetadata } from '@ipsets/core';
+import type { ApplyReport, CommandResult, DesiredState, IpsetPort, SetMetadata } from '@ipsets/core';
 import { FakeKernel, createFakePort } from '@ipsets/testing';
 import { EXIT, stdoutStyle } from '../cli-io.js';
 import type { CliIo } from '../cli-io.js';
 import { formatApplyReport, formatBytes, formatCount, formatDuration, formatPlanCounts, headRestore, labelsOf } from '../format.js';
 import { createStyle } from '../style.js';
 import type { Style } from '../style.js';
+import { wrapPort } from '../port-wrap.js';
 
 /** Options of {@link runDemo}. */
 export interface DemoOptions {
@@ -192,17 +193,14 @@ class Cluster {
 /** A port that remembers each restore (text, result, time) for the story. */
 function recording(port: IpsetPort, now: () => number) {
   const restores: { text: string; result: CommandResult; ms: number }[] = [];
-  const wrapped: IpsetPort = {
-    save: (o?: PortCallOptions) => port.save(o),
-    listNames: (o?: PortCallOptions) => port.listNames(o),
-    listHeaders: (o?: PortCallOptions) => port.listHeaders(o),
-    async restore(text: string, o?: PortCallOptions) {
+  const wrapped = wrapPort(port, {
+    async restore(text, o, next) {
       const started = now();
-      const result = await port.restore(text, o);
+      const result = await next(text, o);
       restores.push({ text, result, ms: now() - started });
       return result;
     },
-  };
+  });
   return { port: wrapped, restores };
 }
 
