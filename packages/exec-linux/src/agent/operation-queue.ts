@@ -46,7 +46,9 @@ export class OperationQueue {
   /** Runs `fn` after everything queued before it, whether that settled or threw. */
   enqueue<T>(fn: () => Promise<T>): Promise<T> {
     const run = this.tail.then(fn, fn);
-    this.tail = run.catch(() => undefined);
+    // The tail keeps no result: a report (its plan and attempts, a million lines after a
+    // big apply) must not stay reachable until the next operation.
+    this.tail = run.then(noResult, noResult);
     return run;
   }
 
@@ -118,6 +120,10 @@ export class OperationQueue {
       this.inFlight = undefined;
     }
   }
+}
+
+function noResult(): undefined {
+  return undefined;
 }
 
 /** Aborts `controller` when any of `signals` aborts; returns the unlinking function. */
