@@ -49,8 +49,10 @@ describe('SIGTERM during a running ipset', () => {
 
   it('nothing in the library source installs a signal handler', async () => {
     const src = fileURLToPath(new URL('../../src/', import.meta.url));
-    const files = (await readdir(src)).filter((f) => f.endsWith('.ts'));
+    // Recursive: the agent's parts live in src/agent/.
+    const files = ((await readdir(src, { recursive: true })) as string[]).filter((f) => f.endsWith('.ts'));
     expect(files).toContain('linux-port.ts');
+    expect(files).toContain(join('agent', 'operation-queue.ts'));
     for (const file of files) {
       const text = await readFile(join(src, file), 'utf8');
       expect(text, file).not.toMatch(/process\.(on|once|addListener|prependListener)\(\s*['"]SIG/);
