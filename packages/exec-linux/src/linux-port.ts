@@ -156,7 +156,7 @@ export function createLinuxPort(options: LinuxPortOptions = {}): IpsetPort {
         forceKillAfterDelay: forceKillAfterMs,
         ...(env === undefined ? {} : { env: { ...env } }),
       });
-      const untrack = trackChild(subprocess);
+      const untrack = trackChild(subprocess, controller.signal, forceKillAfterMs);
       if (input !== undefined && subprocess.stdin !== null) void feed(subprocess.stdin, input);
       const result = await subprocess.finally(untrack);
       if (result.isCanceled) {

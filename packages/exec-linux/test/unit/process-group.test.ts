@@ -5,7 +5,10 @@
  * Being detached must not leak it: a timeout or abort still kills it, and so does our
  * process exiting.
  */
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { isIpsetsError } from '@ipsets/core';
+import { createLinuxPort } from '../../src/linux-port.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { alive, makeFakeBin } from '../helpers/fake-bin.js';
 import type { FakeBin } from '../helpers/fake-bin.js';
@@ -72,5 +75,24 @@ describe('ipset in its own process group', () => {
     const pgid = Number((await execa('ps', ['-o', 'pgid=', '-p', String(pid)])).stdout.trim());
     expect(pgid).not.toBe(host.pid);
     await host.exited;
+  });
+
+  it('a timeout or an abort kills the whole group ipset leads, not just ipset (a wrapper’s pipeline too)', async () => {
+    // Defect pinned: only the child's pid was killed; what it had started (a wrapper
+    // script's `ipset` behind a pipe, here a sleep) went on alone.
+    const script = join(bin.dir, 'wrapper');
+    await writeFile(script, `#!/bin/sh\nsleep 30 &\necho $! > ${join(bin.dir, 'grandchild')}\nwait\n`, { mode: 0o755 });
+    for (const how of ['timeout', 'abort'] as const) {
+      const port = createLinuxPort({ ipsetPath: script, timeoutMs: how === 'timeout' ? 300 : 60_000 });
+      const controller = new AbortController();
+      if (how === 'abort') setTimeout(() => controller.abort(new Error('stop')), 300);
+      const error = await port.restore('-N azure-npm-1 --exist nethash\n', { signal: controller.signal }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(isIpsetsError(error, how === 'timeout' ? 'TIMEOUT' : 'ABORTED'), String(error)).toBe(true);
+      const grandchild = Number((await readFile(join(bin.dir, 'grandchild'), 'utf8')).trim());
+      expect(await gone(grandchild, 3000), how).toBe(true);
+    }
   });
 });
