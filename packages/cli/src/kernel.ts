@@ -9,7 +9,7 @@ import type { IpsetPort } from '@ipsets/core';
 import type { FakeKernel } from '@ipsets/fake-kernel';
 import { DEFAULT_READ_TIMEOUT_MS, DEFAULT_RESTORE_TIMEOUT_MS, DEFAULT_STATE_FILE } from './defaults.js';
 import { loadFakeKernel, saveFakeKernel } from './kernel/fake-state-file.js';
-import { aroundEveryCall } from './kernel/port-wrappers.js';
+import { wrapPort } from './port-wrap.js';
 
 // The agent command imports the timeouts from here; other code imports ./defaults.js.
 export { DEFAULT_READ_TIMEOUT_MS, DEFAULT_RESTORE_TIMEOUT_MS } from './defaults.js';
@@ -88,7 +88,7 @@ export async function openKernel(options: KernelOptions, cwd = process.cwd()): P
       restoreTimeoutMs: options.timeoutMs ?? DEFAULT_RESTORE_TIMEOUT_MS,
       readTimeoutMs: options.readTimeoutMs ?? DEFAULT_READ_TIMEOUT_MS,
     });
-    const port = aroundEveryCall(linux, (_what, call) => call().catch(withFlagNames));
+    const port = wrapPort(linux, { around: (_command, run, o) => run(o).catch(withFlagNames) });
     const where = options.netns === undefined ? 'default network namespace' : `netns ${options.netns}`;
     return {
       kind: 'linux',

@@ -6,7 +6,9 @@
  * stop; a second one forces the exit.
  */
 import { IpsetsError } from '@ipsets/core';
-import type { AbortSignalLike, CommandResult, IpsetPort, PortCallOptions } from '@ipsets/core';
+import type { AbortSignalLike, IpsetPort, PortCallOptions } from '@ipsets/core';
+import { wrapPort } from './port-wrap.js';
+import type { PortCommand } from './port-wrap.js';
 
 /** The signals a command stops on. */
 export const STOP_SIGNALS = ['SIGTERM', 'SIGINT'] as const;
@@ -69,6 +71,13 @@ export function listenForStop(options: ListenForStopOptions = {}): StopListener 
   };
 }
 
+const COMMAND_LABEL: Readonly<Record<PortCommand, string>> = {
+  restore: 'ipset restore',
+  save: 'ipset save',
+  listNames: 'ipset list -n',
+  listHeaders: 'ipset list -t',
+};
+
 /** A port whose calls can be stopped: new calls refused, calls in flight aborted. */
 export interface StoppablePort extends IpsetPort {
   /** From now on every new call rejects with `ABORTED` (the call in flight runs on). */
@@ -117,10 +126,7 @@ export function stoppablePort(port: IpsetPort): StoppablePort {
     return run;
   };
   return {
-    restore: (text: string, o?: PortCallOptions): Promise<CommandResult> => call('ipset restore', (x) => port.restore(text, x), o),
-    save: (o?: PortCallOptions) => call('ipset save', (x) => port.save(x), o),
-    listNames: (o?: PortCallOptions) => call('ipset list -n', (x) => port.listNames(x), o),
-    listHeaders: (o?: PortCallOptions) => call('ipset list -t', (x) => port.listHeaders(x), o),
+    ...wrapPort(port, { around: (command, run, o) => call(COMMAND_LABEL[command], run, o) }),
     refuseNewCalls(why) {
       refused ??= why;
     },

@@ -22,7 +22,8 @@ export {
 export type { KernelLock, KernelLockHolder, KernelLockOptions } from './kernel-lock.js';
 
 // --- the agent and its metrics ---
-export { createIpsetAgent, DEFAULT_MAX_CONSECUTIVE_FAILURES, DEFAULT_STUCK_AFTER_MS } from './agent.js';
+export { createIpsetAgent } from './agent.js';
+export { DEFAULT_MAX_CONSECUTIVE_FAILURES, DEFAULT_STUCK_AFTER_MS } from './agent/api.js';
 export type {
   AgentCallOptions,
   AgentClock,
@@ -37,6 +38,6 @@ export type {
   AgentStopResult,
   IpsetAgent,
   IpsetAgentOptions,
-} from './agent.js';
-export { createAgentMetrics, DEFAULT_METRIC_PREFIX } from './agent-metrics.js';
-export type { AgentMetrics, AgentOperation, AgentOutcome } from './agent-metrics.js';
+} from './agent/api.js';
+export { createAgentMetrics, DEFAULT_METRIC_PREFIX } from './agent/metrics.js';
+export type { AgentMetrics, AgentOperation, AgentOutcome } from './agent/metrics.js';

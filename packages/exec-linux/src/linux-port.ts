@@ -3,10 +3,10 @@
  * optionally inside a network namespace via `ip netns exec`.
  */
 import { constants as osConstants } from 'node:os';
-import type { Writable } from 'node:stream';
 import { execa } from 'execa';
 import { IpsetsError, quote } from '@ipsets/core';
 import type { AbortSignalLike, CommandResult, IpsetPort, PortCallOptions } from '@ipsets/core';
+import { feed, trackChild } from './ipset-child.js';
 
 /** Options of {@link createLinuxPort}. */
 export interface LinuxPortOptions {
@@ -145,6 +145,9 @@ export function createLinuxPort(options: LinuxPortOptions = {}): IpsetPort {
 
     try {
       const subprocess = execa(file, args, {
+        // Its own process group: a terminal's Ctrl-C (SIGINT to the foreground group)
+        // reaches only us, and our stop logic decides (grace, then abort with a report).
+        detached: true,
         stdin: input === undefined ? 'ignore' : 'pipe',
         reject: false,
         stripFinalNewline: false,
@@ -153,8 +156,9 @@ export function createLinuxPort(options: LinuxPortOptions = {}): IpsetPort {
         forceKillAfterDelay: forceKillAfterMs,
         ...(env === undefined ? {} : { env: { ...env } }),
       });
+      const untrack = trackChild(subprocess, controller.signal, forceKillAfterMs);
       if (input !== undefined && subprocess.stdin !== null) void feed(subprocess.stdin, input);
-      const result = await subprocess;
+      const result = await subprocess.finally(untrack);
       if (result.isCanceled) {
         if (why === 'timeout') {
           throw new IpsetsError(
@@ -212,47 +216,6 @@ export function checkNetnsName(netns: string): void {
       { details: { netns } },
     );
   }
-}
-
-// Large enough to keep the pipe full, small enough that ipset starts parsing the first
-// lines while later ones are still being encoded (the two overlap on separate cores).
-const STDIN_CHUNK = 1 << 20;
-
-/**
- * Writes `text` to the child's stdin in newline-aligned chunks, honouring backpressure.
- * A child that exits early (an error on line 1 of a 30 MB text) closes the pipe: the
- * write errors (EPIPE) are expected and dropped, the exit code tells what happened.
- */
-async function feed(stdin: Writable, text: string): Promise<void> {
-  stdin.on('error', () => undefined);
-  let at = 0;
-  while (at < text.length) {
-    if (stdin.destroyed) return;
-    let end = Math.min(text.length, at + STDIN_CHUNK);
-    if (end < text.length) {
-      // Cutting at a newline never splits a UTF-16 surrogate pair.
-      const newline = text.lastIndexOf('\n', end - 1);
-      if (newline >= at) end = newline + 1;
-    }
-    const more = stdin.write(text.slice(at, end));
-    at = end;
-    if (!more) await drained(stdin);
-  }
-  if (!stdin.destroyed) stdin.end();
-}
-
-function drained(stream: Writable): Promise<void> {
-  return new Promise((resolve) => {
-    const done = (): void => {
-      stream.off('drain', done);
-      stream.off('close', done);
-      stream.off('error', done);
-      resolve();
-    };
-    stream.on('drain', done);
-    stream.on('close', done);
-    stream.on('error', done);
-  });
 }
 
 function abortedError(

@@ -9,13 +9,16 @@
  *
  * Any event in the file's folder (or in the folder its symlink resolves to) schedules
  * a debounced check; every interval tick checks too, so a missed or dropped event never
- * leaves the agent stale. A check reads the bytes and compares them with the last ones
- * seen: unchanged bytes are no change. A file that disappears or turns invalid keeps
+ * leaves the agent stale. A check reads the bytes and compares their SHA-256 with the
+ * last ones seen: unchanged bytes are no change, and are never decoded again. Only
+ * digests are kept between checks, never a copy of the file (14 MB at a million
+ * members, and as much again for a bad file being reported). A file that disappears or turns invalid keeps
  * the last good state in force and is reported once per distinct content, once it
  * stayed so for a debounce (a half-written file is not a problem yet).
  */
 import { watch } from 'node:fs';
 import type { FSWatcher } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { readFile, realpath } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { IpsetsError, isIpsetsError, quote } from '@ipsets/core';
@@ -55,7 +58,7 @@ export class DesiredSource {
     private state: DesiredState,
     text: string,
   ) {
-    this.lastSeen = text;
+    this.lastSeen = digestOf(text);
   }
 
   /**
@@ -116,27 +119,29 @@ export class DesiredSource {
   }
 
   private async checkOnce(): Promise<void> {
-    let text: string;
+    let bytes: Buffer;
     try {
-      text = await readFile(this.options.path, 'utf8');
+      bytes = await readFile(this.options.path);
     } catch (error) {
       const message = `cannot read ${quote(this.options.path)}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`;
       this.report('missing', message, new IpsetsError('INVALID_INPUT', message, { cause: error }), undefined);
       return;
     }
     if (this.options.watch !== false) await this.rewatch();
-    if (text === this.lastSeen) {
+    const seen = digestOf(bytes);
+    if (seen === this.lastSeen) {
       return;
     }
+    const text = bytes.toString('utf8');
     let next: DesiredState;
     try {
       next = this.options.load(text);
     } catch (error) {
       const message = isIpsetsError(error) ? error.message : String(error);
-      this.report('invalid', message, error, text);
+      this.report('invalid', message, error, seen);
       return;
     }
-    this.lastSeen = text;
+    this.lastSeen = seen;
     this.unsettledKey = undefined;
     if (this.problem !== undefined) {
       this.problem = undefined;
@@ -146,9 +151,9 @@ export class DesiredSource {
     this.options.onChange(next);
   }
 
-  private report(kind: 'missing' | 'invalid', message: string, error: unknown, text: string | undefined): void {
+  private report(kind: 'missing' | 'invalid', message: string, error: unknown, seen: string | undefined): void {
     // Report each distinct bad content once, not on every tick.
-    const key = `${kind}\0${text ?? ''}`;
+    const key = `${kind}\0${seen ?? ''}`;
     if (this.problem !== undefined && this.lastProblemKey === key) return;
     // An in-place write is a truncate and then a write: a check in between sees an empty
     // or partial file. Only bytes that are still there one debounce later are reported.
@@ -159,7 +164,7 @@ export class DesiredSource {
     }
     this.unsettledKey = undefined;
     this.lastProblemKey = key;
-    this.lastSeen = text;
+    this.lastSeen = seen;
     this.problem = message;
     this.options.onProblem(kind, message, error);
   }
@@ -188,4 +193,9 @@ export class DesiredSource {
     }
     this.watchedDirs = dirs;
   }
+}
+
+/** SHA-256 of the file's bytes (the first read hashes its text as UTF-8: the same bytes for a valid UTF-8 file). */
+function digestOf(content: Buffer | string): string {
+  return createHash('sha256').update(content).digest('base64');
 }

@@ -14,7 +14,7 @@ import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { Registry } from 'prom-client';
 import { IpsetsError, isIpsetsError, quote, reconcileIPSets } from '@ipsets/core';
-import type { ApplyReport, CommandResult, DesiredState, IpsetPort, PortCallOptions } from '@ipsets/core';
+import type { ApplyReport, DesiredState, IpsetPort } from '@ipsets/core';
 import { createIpsetAgent } from '@ipsets/exec-linux';
 import { EXIT } from '../cli-io.js';
 import type { CliIo } from '../cli-io.js';
@@ -26,6 +26,7 @@ import { createLogger } from '../logging.js';
 import type { LogFormat, LogLevel } from '../logging.js';
 import { lockPathFor } from '../kernel-lock.js';
 import { listenForStop } from '../signals.js';
+import { wrapPort } from '../port-wrap.js';
 import { DesiredSource } from '../agent/desired-source.js';
 import { guardEmptyDesired } from '../empty-desired.js';
 import { AgentProbes } from '../agent/health.js';
@@ -73,27 +74,6 @@ export interface AgentCommandOptions extends KernelOptions {
   stopSignal?: Promise<unknown>;
   /** Watch the file's folder (default true); tests turn it off to play a missed event. */
   watch?: boolean;
-}
-
-/** A port that forwards to whichever port is current (the fake kernel is reloaded per apply). */
-class SwitchablePort implements IpsetPort {
-  current: IpsetPort | undefined;
-  private get port(): IpsetPort {
-    if (this.current === undefined) throw new IpsetsError('IPSET_UNAVAILABLE', 'no kernel is open');
-    return this.current;
-  }
-  restore(text: string, o?: PortCallOptions): Promise<CommandResult> {
-    return this.port.restore(text, o);
-  }
-  save(o?: PortCallOptions): Promise<CommandResult> {
-    return this.port.save(o);
-  }
-  listNames(o?: PortCallOptions): Promise<CommandResult> {
-    return this.port.listNames(o);
-  }
-  listHeaders(o?: PortCallOptions): Promise<CommandResult> {
-    return this.port.listHeaders(o);
-  }
 }
 
 /** The library agent's lines at `warn` and above (its info lines repeat the command's), or all with `debug`. */
@@ -181,7 +161,12 @@ export async function agentCommand(file: string, options: AgentCommandOptions, i
     const lockFile = await lockPathFor(options, io.cwd);
 
     const holder = { desiredState: (): DesiredState => source.desired };
-    const kernelPort = new SwitchablePort();
+    // The fake kernel is reloaded per apply: the port follows whichever kernel is open.
+    let currentPort: IpsetPort | undefined;
+    const kernelPort = wrapPort(() => {
+      if (currentPort === undefined) throw new IpsetsError('IPSET_UNAVAILABLE', 'no kernel is open');
+      return currentPort;
+    });
     const restoreMs = options.timeoutMs ?? DEFAULT_RESTORE_TIMEOUT_MS;
     const readMs = options.readTimeoutMs ?? DEFAULT_READ_TIMEOUT_MS;
     const agent = createIpsetAgent({
@@ -198,7 +183,7 @@ export async function agentCommand(file: string, options: AgentCommandOptions, i
         // there, so that another writer's change is never lost.
         reconcile: async (desired, port, driverOptions) => {
           const kernel = await openKernel(options, io.cwd);
-          kernelPort.current = kernel.port;
+          currentPort = kernel.port;
           // A truncated or badly templated FILE must not wipe the node: refused, and the kernel keeps what it has.
           await guardEmptyDesired(desired, port, { source: path, ...(options.allowEmpty === true ? { allowEmpty: true } : {}) });
           const report = await reconcileIPSets(desired, port, driverOptions);

@@ -2,9 +2,9 @@
  * A live progress line for each restore on a terminal (`restore 2: 120,000 lines …
  * 1.4 s`): a port decorator, so the drivers do not know about terminals.
  */
-import type { CommandResult, IpsetPort, PortCallOptions } from '@ipsets/core';
+import type { CommandResult, IpsetPort } from '@ipsets/core';
 import { formatCount, formatDuration } from '../format.js';
-import { withRestore } from './port-wrappers.js';
+import { wrapPort } from '../port-wrap.js';
 
 /** A stream progress can be written to. */
 export interface ProgressStream {
@@ -20,20 +20,22 @@ export interface ProgressStream {
 export function withProgress(port: IpsetPort, stream: ProgressStream, now: () => number = Date.now): IpsetPort {
   if (stream.isTTY !== true) return port;
   let count = 0;
-  return withRestore(port, async (text: string, o?: PortCallOptions): Promise<CommandResult> => {
-    count += 1;
-    let lines = 0;
-    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lines++;
-    const started = now();
-    const label = `ipsets: restore ${count}: ${formatCount(lines)} lines`;
-    const draw = () => stream.write(`\r\u001b[2K${label} … ${formatDuration(now() - started)}`);
-    draw();
-    const timer = setInterval(draw, 200);
-    try {
-      return await port.restore(text, o);
-    } finally {
-      clearInterval(timer);
-      stream.write('\r\u001b[2K');
-    }
+  return wrapPort(port, {
+    async restore(text, o, next): Promise<CommandResult> {
+      count += 1;
+      let lines = 0;
+      for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lines++;
+      const started = now();
+      const label = `ipsets: restore ${count}: ${formatCount(lines)} lines`;
+      const draw = () => stream.write(`\r\u001b[2K${label} … ${formatDuration(now() - started)}`);
+      draw();
+      const timer = setInterval(draw, 200);
+      try {
+        return await next(text, o);
+      } finally {
+        clearInterval(timer);
+        stream.write('\r\u001b[2K');
+      }
+    },
   });
 }

@@ -22,12 +22,16 @@ export interface Child {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** Starts `test/fixtures/<name>` with `args`. */
-export function startFixture(name: string, args: readonly string[], env: Record<string, string> = {}): Child {
+/**
+ * Starts `test/fixtures/<name>` with `args`. With `detached` it leads a process group of
+ * its own, so a test can signal that whole group as a terminal's Ctrl-C does.
+ */
+export function startFixture(name: string, args: readonly string[], env: Record<string, string> = {}, options: { detached?: boolean } = {}): Child {
   const child = spawn(process.execPath, ['--import', 'tsx', `test/fixtures/${name}`, ...args], {
     cwd: packageDir,
     env: { ...process.env, TSX_TSCONFIG_PATH: 'test/tsconfig.json', ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
+    detached: options.detached === true,
   });
   let out = '';
   let err = '';

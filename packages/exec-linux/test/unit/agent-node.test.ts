@@ -3,7 +3,7 @@
  * reconciles, graceful stop, health for /livez and /readyz, one structured log line
  * per operation (a real pino logger), and the kernel lock around every operation.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -12,7 +12,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { IpsetsError, isIpsetsError } from '@ipsets/core';
 import type { AbortSignalLike, ApplyReport, DesiredState, IpsetPort } from '@ipsets/core';
 import { createIpsetAgent } from '../../src/agent.js';
-import type { AgentClock, AgentManager } from '../../src/agent.js';
+import type { AgentClock, AgentManager } from '../../src/agent/api.js';
 import { acquireKernelLock } from '../../src/kernel-lock.js';
 import { startFixture } from '../helpers/child.js';
 import type { Child } from '../helpers/child.js';
@@ -328,6 +328,59 @@ describe('agent: the kernel lock', () => {
     expect(ran).toBe(false);
     expect(agent.consecutiveFailures).toBe(1);
     expect(await metricValue(agent, 'ipsets_failures_total')).toBe('ipsets_failures_total{kind="LOCK_HELD"} 1');
+  });
+
+  it('one hold per loop tick: the apply and the reconcile of a tick run under one acquisition, released between ticks', async () => {
+    // Defect pinned: a tick took the lock for its apply, released it, and took it again
+    // for its reconcile, so another writer could slip in between the two.
+    const counter = join(dir, 'flock-calls');
+    const flock = join(dir, 'counting-flock');
+    await writeFile(counter, '');
+    await writeFile(flock, `#!/bin/sh\necho x >> ${counter}\nexec flock "$@"\n`, { mode: 0o755 });
+    const acquisitions = async (): Promise<number> => (await readFile(counter, 'utf8')).split('\n').filter(Boolean).length;
+    const seen: { step: string; acquisitions: number; otherWriter: 'got it' | 'LOCK_HELD' }[] = [];
+    const otherWriter = async (): Promise<'got it' | 'LOCK_HELD'> =>
+      acquireKernelLock({ path: lockPath, waitMs: 0 }).then(
+        async (l) => {
+          await l.release();
+          return 'got it' as const;
+        },
+        () => 'LOCK_HELD' as const,
+      );
+    let ticks = 0;
+    let ticked!: () => void;
+    const twoTicks = new Promise<void>((resolve) => (ticked = resolve));
+    const step = async (name: string): Promise<ApplyReport> => {
+      seen.push({ step: name, acquisitions: await acquisitions(), otherWriter: await otherWriter() });
+      return report(true);
+    };
+    const agent = createIpsetAgent({
+      manager,
+      port,
+      reconcileIntervalMs: 20,
+      lock: { path: lockPath, waitMs: 1000, flockPath: flock },
+      drivers: {
+        apply: () => step('apply'),
+        reconcile: async () => {
+          const done = await step('reconcile');
+          if (++ticks === 2) ticked();
+          return done;
+        },
+      },
+    });
+    agent.start();
+    await twoTicks;
+    await agent.stop();
+    // Between the two ticks the lock was free: a writer polling then would have got it.
+    expect(await otherWriter()).toBe('got it');
+    const [apply1, reconcile1, apply2, reconcile2] = seen;
+    expect(seen.map((s) => s.step).slice(0, 4)).toEqual(['apply', 'reconcile', 'apply', 'reconcile']);
+    for (const s of seen) expect(s.otherWriter, s.step).toBe('LOCK_HELD');
+    // Only the agent runs the counting flock (the probes use the plain one): no new
+    // acquisition between a tick's apply and its reconcile, a new one for the next tick.
+    expect(reconcile1!.acquisitions).toBe(apply1!.acquisitions);
+    expect(reconcile2!.acquisitions).toBe(apply2!.acquisitions);
+    expect(apply2!.acquisitions).toBeGreaterThan(reconcile1!.acquisitions);
   });
 
   it('stop() aborts a wait for the lock', async () => {

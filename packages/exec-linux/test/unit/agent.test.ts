@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { IpsetsError, isIpsetsError } from '@ipsets/core';
 import type { ApplyReport, DesiredState, IpsetPort, ResetReport } from '@ipsets/core';
 import { createIpsetAgent } from '../../src/agent.js';
-import type { AgentClock, AgentDrivers, AgentLogger, AgentManager } from '../../src/agent.js';
+import type { AgentClock, AgentDrivers, AgentLogger, AgentManager } from '../../src/agent/api.js';
 
 function report(converged: boolean, extra: Partial<ApplyReport> = {}): ApplyReport {
   return {
@@ -440,6 +440,33 @@ describe('createIpsetAgent: reconcile loop', () => {
     fc.advance(5000);
     await new Promise((r) => setTimeout(r, 5));
     expect(calls).toHaveLength(4);
+  });
+
+  it('a loop over a plain desired-state holder reconciles on every tick', async () => {
+    // Defect pinned: the tick began with an apply that only an IPSetManager can make; its
+    // INVALID_ARGUMENT ended the tick before the reconcile, so such a loop never ran one.
+    const fc = fakeClock();
+    let reconciles = 0;
+    const agent = createIpsetAgent({
+      manager: new FakeManager(),
+      port,
+      clock: fc.clock,
+      reconcileIntervalMs: 10,
+      drivers: {
+        reconcile: async () => {
+          reconciles += 1;
+          return report(true);
+        },
+      },
+    });
+    agent.start();
+    fc.advance(10);
+    await new Promise((r) => setTimeout(r, 5));
+    fc.advance(10);
+    await new Promise((r) => setTimeout(r, 5));
+    expect(reconciles).toBe(2);
+    expect(agent.consecutiveFailures).toBe(0);
+    await agent.stop();
   });
 
   it('the loop survives a failing tick and stops itself at the failure limit (apply and reconcile both count)', async () => {

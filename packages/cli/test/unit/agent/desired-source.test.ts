@@ -1,0 +1,57 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { IpsetsError } from '@ipsets/core';
+import type { DesiredState } from '@ipsets/core';
+import { DesiredSource } from '../../../src/agent/desired-source.js';
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'ipsets-a6-source-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** Every string reachable from the source's own fields (one level of arrays and objects). */
+function heldStrings(source: object): string[] {
+  const out: string[] = [];
+  for (const value of Object.values(source)) {
+    if (typeof value === 'string') out.push(value);
+  }
+  return out;
+}
+
+describe('DesiredSource', () => {
+  it('keeps no copy of the file text between checks, good or bad (a million members is 14 MB each)', async () => {
+    // Defect pinned: the last good text, and the last bad one with its "unsettled" twin,
+    // were kept whole to compare with the next read.
+    const path = join(dir, 'desired.json');
+    const big = JSON.stringify({ sets: [{ name: 'x', members: Array.from({ length: 5000 }, (_, i) => `10.0.${i >> 8}.${i & 255}`) }] });
+    await writeFile(path, big);
+    let loads = 0;
+    const load = (text: string): DesiredState => {
+      loads += 1;
+      if (text.startsWith('bad')) throw new IpsetsError('INVALID_INPUT', 'bad file');
+      return { owner: 'azure-npm-', sets: [] };
+    };
+    const problems: string[] = [];
+    const source = await DesiredSource.open(
+      { path, debounceMs: 10, load, onChange: () => undefined, onProblem: (_kind, message) => problems.push(message), onRecovered: () => undefined, watch: false },
+      async () => big,
+    );
+    expect(loads).toBe(1);
+    await source.check();
+    // Unchanged bytes: not loaded again.
+    expect(loads).toBe(1);
+    expect(heldStrings(source).every((s) => s.length < 100)).toBe(true);
+    await writeFile(path, `bad${big}`);
+    await source.check();
+    await new Promise((r) => setTimeout(r, 50));
+    await source.check();
+    expect(problems).toEqual(['bad file']);
+    expect(heldStrings(source).every((s) => s.length < 100), heldStrings(source).map((s) => s.length).join(',')).toBe(true);
+    source.close();
+  });
+});
