@@ -9,6 +9,8 @@ import { cutText, quoteCut as quote } from './format.js';
 import { LOCATED_PROBLEMS, ROOT_EXPECTED, SHOWN_PROBLEMS, desiredFileError, formatPath, messageOf, pathKeys } from './desired-problems.js';
 import type { FileProblem, Locator } from './desired-problems.js';
 import { MAX_JSON_DEPTH } from './json-scan.js';
+import { readPlainYaml } from './yaml-plain.js';
+import type { PlainYaml } from './yaml-plain.js';
 
 function yamlLocator(doc: Document.Parsed, lineCounter: LineCounter): Locator {
   return (problems) =>
@@ -158,8 +160,24 @@ function composeYaml(text: string, lineCounter: LineCounter): Document.Parsed {
   return doc!;
 }
 
-/** Parses a YAML text to data, or the problems that refuse it (each one line). */
+/** Lines of problems in a text the plain reader read: from the positions it kept, not a second parse. */
+function plainLocator(plain: PlainYaml): Locator {
+  return (problems) =>
+    problems.map((problem, i) => {
+      if (problem.path === '(root)' || problem.line !== undefined || i >= LOCATED_PROBLEMS) return problem;
+      const pos = plain.locate(pathKeys(problem.path));
+      return pos === undefined ? problem : { ...problem, line: pos.line, column: pos.column };
+    });
+}
+
+/**
+ * Parses a YAML text to data, or the problems that refuse it (each one line). Plain
+ * text (what desired files are) is read by the fast reader; anything else by the
+ * `yaml` package with every check below.
+ */
 export function parseYaml(text: string, source: string): { doc: unknown; locate: Locator } {
+  const plain = readPlainYaml(text);
+  if (plain !== undefined) return { doc: plain.doc, locate: plainLocator(plain) };
   const lineCounter = new LineCounter();
   let parsed: Document.Parsed;
   try {
