@@ -245,27 +245,28 @@ export function validateDesiredDocument(
     }
     if (kind === 'set') {
       const seen = new Map<string, number>();
-      set.members.forEach((member, j) => {
-        if (c.total >= MAX_COUNTED_PROBLEMS) return;
-        const path = ['sets', i, 'members', j];
+      const list = set.members;
+      // A plain loop with the path made only for a problem: this runs once per member (1,000,000 in a node-sized file).
+      for (let j = 0; j < list.length && c.total < MAX_COUNTED_PROBLEMS; j++) {
+        const member = list[j];
         if (typeof member !== 'string') {
-          c.add(path, `got ${describeValue(member)}; expected a member string like ${type === 'namedPorts' ? '"10.0.0.1,tcp:80"' : '"10.0.0.1" or "10.0.0.0/24 nomatch"'}`);
-          return;
+          c.add(['sets', i, 'members', j], `got ${describeValue(member)}; expected a member string like ${type === 'namedPorts' ? '"10.0.0.1,tcp:80"' : '"10.0.0.1" or "10.0.0.0/24 nomatch"'}`);
+          continue;
         }
         if (member.length > MAX_MEMBER_LENGTH) {
           c.add(
-            path,
+            ['sets', i, 'members', j],
             `member ${quote(member)} is ${formatCount(member.length)} characters long; expected a member string of at most ${MAX_MEMBER_LENGTH} characters like ${type === 'namedPorts' ? '"10.0.0.1,tcp:80"' : '"10.0.0.1" or "10.0.0.0/24 nomatch"'}`,
           );
-          return;
+          continue;
         }
         let canonical: string;
         try {
           // Without a family, an IPv6 member goes to the set's inet6 sibling (the manager routes it there).
           canonical = canonicalMemberForType(type, member, family ?? memberFamily(member));
         } catch (error) {
-          c.add(path, messageOf(error));
-          return;
+          c.add(['sets', i, 'members', j], messageOf(error));
+          continue;
         }
         // A CIDR and the same CIDR with nomatch are one kernel entry: the file must pick one.
         const entry = canonical.endsWith(' nomatch') ? canonical.slice(0, -' nomatch'.length) : canonical;
@@ -274,15 +275,15 @@ export function validateDesiredDocument(
           const first = members[earlier];
           if (first !== canonical) {
             c.add(
-              path,
+              ['sets', i, 'members', j],
               `member ${quote(member)} is the same kernel entry as ${quote(first)} (sets[${i}].members, earlier); expected one of them (nomatch is an attribute of the entry)`,
             );
           }
-          return;
+          continue;
         }
         seen.set(entry, members.length);
         members.push(canonical);
-      });
+      }
     } else {
       const seen = new Set<string>();
       set.members.forEach((member, j) => {
