@@ -305,7 +305,8 @@ async function agentRss(bin: string, file: string, lock: string, log: (line: str
           } catch {
             continue;
           }
-          if (entry.trigger === undefined || typeof entry.msg !== 'string' || !/apply/.test(entry.msg)) continue;
+          // Samples stop at the stop request: an apply in flight then is not a steady tick.
+          if (samples.length > W8_TICKS || entry.trigger === undefined || typeof entry.msg !== 'string' || !/apply/.test(entry.msg)) continue;
           if (entry.converged !== true) log(`W8: agent apply did not converge: ${line.slice(0, 200)}`);
           samples.push(rss());
           if (samples.length > W8_TICKS) {
