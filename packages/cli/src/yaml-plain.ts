@@ -47,6 +47,9 @@ const INDICATORS = new Set(['&', '*', '!', '|', '>', '%', '@', '`', '?', ',', '[
 /** Escapes that JSON and YAML double-quoted strings read alike. */
 const JSON_ESCAPES = /\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})/g;
 
+/** Characters other than tab, LF and CR below space, DEL and C1 controls, line and paragraph separators, BOMs and non-characters. */
+const SPECIAL_CHARACTERS = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff]/;
+
 class GiveUp extends Error {}
 function giveUp(): never {
   throw new GiveUp();
@@ -79,11 +82,14 @@ class Reader {
   constructor(private readonly text: string) {}
 
   read(): PlainYaml {
+    // Control and special characters: the YAML parser refuses or reads them its own way.
+    if (SPECIAL_CHARACTERS.test(this.text)) giveUp();
     this.splitLines();
     if (this.lines.length === 0) giveUp();
     const first = this.lines[0]!;
     if (first.indent !== 0) giveUp();
-    const doc = this.block(0, 0);
+    // A one-line flow mapping (JSON written to a .yaml file, as generators do) or a block document.
+    const doc = this.text.charCodeAt(first.start) === 123 ? this.rootFlow(first) : this.block(0, 0);
     if (this.i < this.lines.length) giveUp();
     if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) giveUp();
     const positions = this.positions;
@@ -104,6 +110,12 @@ class Reader {
         return at === undefined ? undefined : { line: Math.floor(at / COLUMN_BITS), column: at % COLUMN_BITS };
       },
     };
+  }
+
+  private rootFlow(line: Line): unknown {
+    const value = this.inlineValue(line, line.start, 1);
+    this.i = 1;
+    return value;
   }
 
   /** The content lines (not blank, not comments), refusing what only the full parser reads. */
