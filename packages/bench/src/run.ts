@@ -28,6 +28,7 @@ import { createLinuxPort } from '@ipsets/exec-linux';
 import { FakeKernel } from '@ipsets/testing';
 import { BARS, meetsBar } from './bars.js';
 import { renderChart } from './chart.js';
+import { runCliRows } from './cli-rows.js';
 import type { ChartSeries } from './chart.js';
 import { createNamespace, expectOk, probeRealKernel } from './kernel.js';
 import type { BenchNamespace } from './kernel.js';
@@ -486,6 +487,9 @@ if (wants('W5')) {
     }),
   );
 }
+// W6–W8: the built command on a 1,000,000-member desired file (cli-rows.ts).
+const cli = wants('W6') || wants('W7') || wants('W8') ? await runCliRows({ root, reps: REPS, real, record, med, compare, log, wants }) : { rows: [], method: [] };
+rows.push(...cli.rows);
 const memoryRow = (workload: string, bytes: number): ResultRow => ({
   workload,
   ours: Number.isFinite(bytes) ? `${bytes.toFixed(1)} B/member (${((bytes * TOP) / 2 ** 20).toFixed(0)} MiB)` : 'n/a',
@@ -532,6 +536,7 @@ const method = [
   'W4: `applyIPSets(manager, createLinuxPort({ netns }))` on a freshly built dirty manager (built untimed; the same text as W1) against a bare `ip netns exec NS ipset -exist restore` of that text; each side in its own fresh namespace.',
   'W5: `new FakeKernel().restore(text, { exist: true })` on the W1 text, interleaved with W1\'s real restores (the same real samples are the reference of W1 and W5).',
   'Memory: heap after two forced collections with the manager alive and the pod list dropped, minus the heap before the pods were made: everything the manager keeps, strings included.',
+  ...cli.method,
 ];
 
 const report = {

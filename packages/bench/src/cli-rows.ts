@@ -1,0 +1,329 @@
+/**
+ * W6–W8: the path users run, the built `ipsets` command on a desired file of
+ * 1,000,000 members (100 sets × 10,000), against the real kernel in namespaces this
+ * process creates and deletes (never the default namespace).
+ *
+ * - W6 `ipsets apply FILE.json --kernel linux --netns NS` end to end vs a bare
+ *   `ipset restore` of the same sets (their `ipset save` text) in another fresh namespace.
+ * - W7 loading the YAML form of the file vs loading the JSON form (`loadDesiredFile`).
+ * - W8 the agent's steady RSS at 1,000,000 members: `ipsets agent` on the JSON file,
+ *   sampled after the first apply and after a few interval ticks.
+ *
+ * The command is the built one (`packages/cli/dist`): it is what users run, and a
+ * build older than the sources is refused rather than measured.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { createNamespace, expectOk, splitTimes } from './kernel.js';
+import type { ResultRow } from './report.js';
+import { formatCount, formatMs } from './stats.js';
+
+/** Sets and members per set of the W6–W8 file (the issue's 100 × 10,000). */
+export const CLI_SETS = 100;
+export const CLI_PER_SET = 10_000;
+
+/** The comparison `run.ts` turns into a row (its own `compare`). */
+export interface CliComparison {
+  workload: string;
+  ours: string;
+  reference: string;
+  bar: string;
+  limit: number | undefined;
+  missing?: string;
+}
+
+/** What `run.ts` lends these rows: its sample store and row maker. */
+export interface CliBenchContext {
+  readonly root: string;
+  readonly reps: number;
+  /** Whether the real kernel can be used, and why not. */
+  readonly real: { available: boolean; reason?: string };
+  readonly record: (label: string, ms: number, cpuMs?: number) => void;
+  readonly med: (label: string) => number;
+  readonly compare: (c: CliComparison) => ResultRow;
+  readonly log: (line: string) => void;
+  readonly wants: (workload: string) => boolean;
+}
+
+/** The rows and the method lines of W6–W8. */
+export interface CliRows {
+  rows: ResultRow[];
+  method: string[];
+}
+
+/** The desired file of W6–W8 as JSON (compact, as a generator would write it) and as block-style YAML. */
+export function cliDesiredFiles(sets = CLI_SETS, perSet = CLI_PER_SET): { json: string; yaml: string } {
+  const jsonSets: string[] = [];
+  const yaml: string[] = ['sets:'];
+  for (let s = 0; s < sets; s++) {
+    const members: string[] = [];
+    for (let m = 0; m < perSet; m++) {
+      const n = s * perSet + m;
+      members.push(`10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`);
+    }
+    jsonSets.push(`{"type":"namespace","name":"bench-${s}","members":[${members.map((m) => `"${m}"`).join(',')}]}`);
+    yaml.push(`  - type: namespace`, `    name: bench-${s}`, `    members:`, ...members.map((m) => `      - ${m}`));
+  }
+  return { json: `{"sets":[${jsonSets.join(',')}]}\n`, yaml: `${yaml.join('\n')}\n` };
+}
+
+/** Reports the peak RSS of the measured node process on stderr when it exits (however it exits). */
+const PEAK_RSS_PRELOAD =
+  'data:text/javascript,import{writeSync}from"node:fs";process.on("exit",()=>{writeSync(2,"\\nipsets-bench-maxrss-kb "+process.resourceUsage().maxRSS+"\\n")})';
+const PEAK_RSS = /\nipsets-bench-maxrss-kb (\d+)\n/;
+
+/** One run of a node child: wall time, CPU of it and its children (a shell's `times`), its peak RSS. */
+interface NodeRun {
+  ms: number;
+  cpuMs: number;
+  peakRssMb: number;
+  exitCode: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function runNode(args: readonly string[]): Promise<NodeRun> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn('bash', ['-c', '"$@"; status=$?; times >&2; exit $status', 'node', process.execPath, '--import', PEAK_RSS_PRELOAD, ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+    child.on('error', reject);
+    child.on('close', (exitCode) => {
+      const ms = performance.now() - started;
+      const { stderr, cpuMs } = splitTimes(Buffer.concat(err).toString('utf8'));
+      const rss = PEAK_RSS.exec(stderr);
+      resolve({
+        ms,
+        cpuMs,
+        peakRssMb: rss === null ? Number.NaN : Number(rss[1]) / 1024,
+        exitCode,
+        stdout: Buffer.concat(out).toString('utf8'),
+        stderr: rss === null ? stderr : stderr.replace(PEAK_RSS, '\n'),
+      });
+    });
+  });
+}
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+/** Why the built command cannot be measured (missing, or older than a source it is built from), or undefined. */
+function staleBuild(root: string): string | undefined {
+  for (const pkg of ['cli', 'core', 'exec-linux']) {
+    const dist = join(root, 'packages', pkg, 'dist');
+    let built: number;
+    try {
+      built = newestMtime(dist);
+    } catch {
+      return `packages/${pkg} is not built (pnpm build)`;
+    }
+    if (newestMtime(join(root, 'packages', pkg, 'src')) > built) return `packages/${pkg}/dist is older than its sources (pnpm build)`;
+  }
+  return undefined;
+}
+
+const w6Ours = 'W6 ipsets apply (JSON)';
+const w6Ref = 'W6 bare ipset restore';
+const w7Json = 'W7 load JSON';
+const w7Yaml = 'W7 load YAML';
+
+/** Loads a desired file with the built command's `loadDesiredFile`, in a fresh process (its heap is the load's alone). */
+const LOAD_SCRIPT =
+  'const [lib,file]=process.argv.slice(-2);const m=await import(lib);const c=process.cpuUsage();const t=performance.now();' +
+  'const f=await m.loadDesiredFile(file);const ms=performance.now()-t;const u=process.cpuUsage(c);' +
+  'console.log(JSON.stringify({ms,cpuMs:(u.user+u.system)/1000,sets:f.sets.length}))';
+
+/** Measures W6–W8 (those `wants` selects) and returns their rows. */
+export async function runCliRows(ctx: CliBenchContext): Promise<CliRows> {
+  const rows: ResultRow[] = [];
+  const method: string[] = [];
+  const members = CLI_SETS * CLI_PER_SET;
+  const stale = staleBuild(ctx.root);
+  const bin = join(ctx.root, 'packages', 'cli', 'dist', 'bin.js');
+  const lib = pathToFileURL(join(ctx.root, 'packages', 'cli', 'dist', 'index.js')).href;
+  const missing = stale === undefined ? undefined : `n/a (${stale})`;
+  if (stale !== undefined) ctx.log(`W6–W8 skipped: ${stale}`);
+  const dir = mkdtempSync(join(tmpdir(), 'ipsets-bench-cli-'));
+  let peakRss = Number.NaN;
+  let yamlPeakRss = Number.NaN;
+  let steady: number[] = [];
+  try {
+    const files = cliDesiredFiles();
+    const jsonFile = join(dir, 'desired.json');
+    const yamlFile = join(dir, 'desired.yaml');
+    writeFileSync(jsonFile, files.json);
+    writeFileSync(yamlFile, files.yaml);
+    const lock = join(dir, 'kernel.lock');
+    const sizes = `${(files.json.length / 1e6).toFixed(1)} MB JSON, ${(files.yaml.length / 1e6).toFixed(1)} MB YAML`;
+
+    if (stale === undefined && ctx.wants('W6') && ctx.real.available) {
+      let saveText = '';
+      for (let rep = 0; rep < ctx.reps; rep++) {
+        const ours = async (): Promise<void> => {
+          const ns = createNamespace();
+          try {
+            const run = await runNode([bin, 'apply', jsonFile, '--kernel', 'linux', '--netns', ns.name, '--lock-file', lock, '--log-level', 'warn']);
+            if (run.exitCode !== 0) throw new Error(`ipsets apply exited ${String(run.exitCode)}: ${run.stderr.trim().slice(0, 300)}`);
+            ctx.record(w6Ours, run.ms, run.cpuMs);
+            peakRss = Number.isNaN(peakRss) ? run.peakRssMb : Math.max(peakRss, run.peakRssMb);
+            if (saveText === '') saveText = expectOk(await ns.ipset(['save'], { keepStdout: true }), 'ipset save').stdout;
+          } finally {
+            ns.dispose();
+          }
+        };
+        const reference = async (): Promise<void> => {
+          if (saveText === '') return;
+          const ns = createNamespace();
+          try {
+            const run = expectOk(await ns.ipset(['restore'], { input: saveText }), 'ipset restore of the W6 sets');
+            ctx.record(w6Ref, run.ms, run.cpuMs);
+          } finally {
+            ns.dispose();
+          }
+        };
+        // The reference needs the sets' text, which the first apply makes: ours first in the first repetition.
+        for (const step of rep % 2 === 0 ? [ours, reference] : [reference, ours]) await step();
+      }
+      ctx.log(`W6 (${sizes}): ipsets apply ${formatMs(ctx.med(w6Ours))}, bare restore ${formatMs(ctx.med(w6Ref))}, peak RSS ${peakRss.toFixed(0)} MB`);
+    }
+
+    if (stale === undefined && ctx.wants('W7')) {
+      for (let rep = 0; rep < ctx.reps; rep++) {
+        for (const [label, file] of rep % 2 === 0 ? [[w7Json, jsonFile], [w7Yaml, yamlFile]] : [[w7Yaml, yamlFile], [w7Json, jsonFile]]) {
+          const run = await runNode(['--input-type=module', '-e', LOAD_SCRIPT, lib, file!]);
+          if (run.exitCode !== 0) throw new Error(`loading ${file!} exited ${String(run.exitCode)}: ${run.stderr.trim().slice(0, 300)}`);
+          const result = JSON.parse(run.stdout) as { ms: number; cpuMs: number; sets: number };
+          if (result.sets !== CLI_SETS) throw new Error(`loading ${file!} gave ${result.sets} sets`);
+          ctx.record(label!, result.ms, result.cpuMs);
+          if (label === w7Yaml) yamlPeakRss = Number.isNaN(yamlPeakRss) ? run.peakRssMb : Math.max(yamlPeakRss, run.peakRssMb);
+        }
+      }
+      ctx.log(`W7: load YAML ${formatMs(ctx.med(w7Yaml))} (peak RSS ${yamlPeakRss.toFixed(0)} MB), JSON ${formatMs(ctx.med(w7Json))}`);
+    }
+
+    if (stale === undefined && ctx.wants('W8') && ctx.real.available) {
+      steady = await agentRss(bin, jsonFile, lock, ctx.log);
+      ctx.log(`W8: agent RSS ${steady.map((mb) => `${mb.toFixed(0)} MB`).join(', ')} (after the first apply, then each tick)`);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+
+  const kernelMissing = ctx.real.available ? missing : `n/a (${ctx.real.reason ?? 'no kernel'})`;
+  if (ctx.wants('W6')) {
+    const row = ctx.compare({
+      workload: `W6 \`ipsets apply FILE.json --kernel linux --netns NS\` of ${formatCount(members)} members (${formatCount(CLI_SETS)} sets × ${formatCount(CLI_PER_SET)}), the built command end to end, vs bare \`ipset restore\` of the same sets; peak RSS ${Number.isFinite(peakRss) ? `${peakRss.toFixed(0)} MB` : 'n/a'}`,
+      ours: w6Ours,
+      reference: w6Ref,
+      bar: '≤ 1.25 × the bare restore, and peak RSS ≤ 600 MB',
+      limit: 1.25,
+      ...(kernelMissing === undefined ? {} : { missing: kernelMissing }),
+    });
+    rows.push(row.met === 'yes' && !(peakRss <= 600) ? { ...row, met: 'no' } : row);
+  }
+  if (ctx.wants('W7')) {
+    rows.push(
+      ctx.compare({
+        workload: `W7 loading the YAML form of the W6 file (\`loadDesiredFile\`: read, parse, validate; peak RSS ${Number.isFinite(yamlPeakRss) ? `${yamlPeakRss.toFixed(0)} MB` : 'n/a'}) vs loading its JSON form`,
+        ours: w7Yaml,
+        reference: w7Json,
+        bar: 'YAML ≤ 2 × JSON',
+        limit: 2,
+        ...(missing === undefined ? {} : { missing }),
+      }),
+    );
+  }
+  if (ctx.wants('W8')) {
+    const worst = steady.length === 0 ? Number.NaN : Math.max(...steady);
+    rows.push({
+      workload: `W8 agent steady RSS at ${formatCount(members)} members (\`ipsets agent FILE.json --kernel linux --netns NS\`, after the first apply and ${Math.max(0, steady.length - 1)} interval ticks)`,
+      ours: Number.isFinite(worst) ? `${worst.toFixed(0)} MB (samples ${steady.map((mb) => mb.toFixed(0)).join(', ')})` : 'n/a',
+      reference: '—',
+      ratio: '—',
+      cpuRatio: '—',
+      bar: '≤ 400 MB RSS',
+      met: Number.isFinite(worst) ? (worst <= 400 ? 'yes' : 'no') : 'n/a',
+    });
+  }
+  method.push(
+    `W6: the built \`ipsets apply\` (\`node packages/cli/dist/bin.js\`) of a generated ${formatCount(CLI_SETS)} × ${formatCount(CLI_PER_SET)}-member JSON file in a fresh namespace, against a bare \`ip netns exec NS ipset restore\` of the \`ipset save\` text of the applied sets in another fresh namespace; CPU of ours is the command and its ipset child (a shell's \`times\`), peak RSS the command's own (\`process.resourceUsage().maxRSS\` at exit).`,
+    'W7: `loadDesiredFile` of the built command on the same file as JSON and as block-style YAML, each load in a fresh node process; the times are of the load alone (not the process start).',
+    'W8: `ipsets agent` on the W6 JSON file in a fresh namespace with `--interval 1s`; VmRSS of the agent process after its first apply and after each of the next three interval ticks (each a full save, parse and reconcile).',
+  );
+  return { rows, method };
+}
+
+/** Ticks sampled after the first apply. */
+const W8_TICKS = 3;
+
+/** Runs the agent until its first apply and {@link W8_TICKS} ticks are logged; VmRSS (MB) after each. */
+async function agentRss(bin: string, file: string, lock: string, log: (line: string) => void): Promise<number[]> {
+  const ns = createNamespace();
+  const samples: number[] = [];
+  try {
+    const child = spawn(
+      process.execPath,
+      [bin, 'agent', file, '--kernel', 'linux', '--netns', ns.name, '--lock-file', lock, '--no-metrics', '--interval', '1s', '--log-format', 'json'],
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    const pid = child.pid;
+    if (pid === undefined) throw new Error('ipsets agent did not start');
+    const rss = (): number => {
+      const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+      const m = /VmRSS:\s+(\d+) kB/.exec(status);
+      return m === null ? Number.NaN : Number(m[1]) / 1024;
+    };
+    await new Promise<void>((resolve, reject) => {
+      let buffered = '';
+      const timer = setTimeout(() => {
+        child.kill('SIGKILL');
+        reject(new Error(`ipsets agent: ${samples.length} of ${W8_TICKS + 1} applies within 5 minutes`));
+      }, 300_000);
+      child.stderr.on('data', (chunk: Buffer) => {
+        buffered += chunk.toString('utf8');
+        let nl: number;
+        while ((nl = buffered.indexOf('\n')) !== -1) {
+          const line = buffered.slice(0, nl);
+          buffered = buffered.slice(nl + 1);
+          let entry: { msg?: string; trigger?: string; converged?: boolean };
+          try {
+            entry = JSON.parse(line) as typeof entry;
+          } catch {
+            continue;
+          }
+          // Samples stop at the stop request: an apply in flight then is not a steady tick.
+          if (samples.length > W8_TICKS || entry.trigger === undefined || typeof entry.msg !== 'string' || !/apply/.test(entry.msg)) continue;
+          if (entry.converged !== true) log(`W8: agent apply did not converge: ${line.slice(0, 200)}`);
+          samples.push(rss());
+          if (samples.length > W8_TICKS) {
+            clearTimeout(timer);
+            child.kill('SIGTERM');
+          }
+        }
+      });
+      child.on('error', reject);
+      child.on('close', () => {
+        clearTimeout(timer);
+        if (samples.length > W8_TICKS) resolve();
+        else reject(new Error(`ipsets agent exited after ${samples.length} applies`));
+      });
+    });
+  } finally {
+    ns.dispose();
+  }
+  return samples;
+}

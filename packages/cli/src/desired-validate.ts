@@ -1,0 +1,350 @@
+/**
+ * Validation of a parsed desired-state document (the data `JSON.parse` or YAML made
+ * of it): the shape once with zod, then every member with core's member grammar
+ * (`canonicalMemberForType`), so the command and the library accept exactly the
+ * same members. A file with any problem yields nothing: callers never apply half a file.
+ */
+import { z } from 'zod';
+import {
+  DIGEST_LENGTH,
+  MAX_KERNEL_NAME_LENGTH,
+  NAMING_SCHEMES,
+  SET_TYPES,
+  canonicalMemberForType,
+  kernelName,
+  memberFamily,
+  prefixedName,
+  setTypeInfo,
+  validateCapacity,
+  validateOwner,
+  validateSetName,
+  validateUnprefixedName,
+} from '@ipsets/core';
+import type { AddressFamily, NamingScheme, SetCapacity, SetMetadata, SetType } from '@ipsets/core';
+import { MAX_COUNTED_PROBLEMS, ROOT_EXPECTED, collector, describeValue, formatPath, messageOf } from './desired-problems.js';
+import type { Collector, FileProblem } from './desired-problems.js';
+import { cutText, formatCount, quoteCut as quote } from './format.js';
+
+/** Longest unprefixed set name a file may use (Kubernetes `key:value` labels fit with room to spare). */
+export const MAX_SET_NAME_LENGTH = 512;
+
+/** The owner prefix when a file names none (the reference implementation's). */
+export const DEFAULT_FILE_OWNER = 'azure-npm-';
+
+/** One declared set, validated: hash-set members canonical, list members as set metadata. */
+export interface DesiredFileSet {
+  readonly type: SetType;
+  /** Unprefixed name. */
+  readonly name: string;
+  /** Hash sets: canonical members (duplicates removed, first occurrence kept). */
+  readonly members: readonly string[];
+  /** Lists: member sets (each declared as a hash set in the same file). */
+  readonly memberSets: readonly SetMetadata[];
+  /**
+   * Hash sets: the one address family of the set, when the file names it; otherwise
+   * IPv4 and IPv6 members go to the set's `inet` and `inet6` kernel sets.
+   */
+  readonly family?: AddressFamily;
+  /** Hash sets: `maxelem` and `hashsize` of the set's kernel set(s), when the file names them. */
+  readonly capacity?: SetCapacity;
+}
+
+/** A validated desired-state file. */
+export interface DesiredFile {
+  /** Owner prefix of kernel names. */
+  readonly owner: string;
+  readonly scheme: NamingScheme;
+  readonly sets: readonly DesiredFileSet[];
+}
+
+const setTypeValues = SET_TYPES as readonly SetType[];
+const typeList = setTypeValues.join(', ');
+
+const setRefSchema = z
+  .object({
+    type: z.string(),
+    name: z.string(),
+  })
+  .strict();
+
+const setSchema = z
+  .object({
+    type: z.string(),
+    name: z.string(),
+    members: z.array(z.unknown()).default([]),
+    family: z.string().optional(),
+    maxelem: z.unknown().optional(),
+    hashsize: z.unknown().optional(),
+  })
+  .strict();
+
+const fileSchema = z
+  .object({
+    owner: z.string().optional(),
+    scheme: z.string().optional(),
+    sets: z.array(setSchema),
+  })
+  .strict();
+
+type RawFile = z.infer<typeof fileSchema>;
+
+const EXPECTED_KEYS: Record<string, string> = {
+  '(root)': 'owner, scheme, sets',
+  set: 'type, name, members, family, maxelem, hashsize',
+  ref: 'type, name',
+};
+
+
+/** Longest member string looked at; the longest valid one ("255.255.255.255,sctp:65535") has 26 characters. */
+const MAX_MEMBER_LENGTH = 64;
+
+function zodIssueMessage(issue: z.core.$ZodIssue): string {
+  switch (issue.code) {
+    case 'invalid_type':
+      if (issue.path.length === 0) return `got ${describeValue(issue.input)}; expected ${ROOT_EXPECTED}`;
+      return `got ${describeValue(issue.input)}; expected ${issue.expected === 'array' ? 'a list' : issue.expected === 'object' ? 'a mapping' : `a ${issue.expected}`}`;
+    case 'unrecognized_keys': {
+      const depth = issue.path.length;
+      const where = depth === 0 ? '(root)' : depth === 2 ? 'set' : 'ref';
+      const keys = issue.keys.slice(0, 10).map((k) => quote(k)).join(', ') + (issue.keys.length > 10 ? ` and ${formatCount(issue.keys.length - 10)} more` : '');
+      return `unknown key${issue.keys.length > 1 ? 's' : ''} ${keys}; expected only ${EXPECTED_KEYS[where]}`;
+    }
+    default:
+      return cutText(issue.message, 300);
+  }
+}
+
+/** Validates an unprefixed set name; returns why it is bad, or undefined. */
+function setNameProblem(name: string): string | undefined {
+  if (name.length === 0) return 'it is empty';
+  if (name.length > MAX_SET_NAME_LENGTH) return `it is ${name.length} characters long (at most ${MAX_SET_NAME_LENGTH})`;
+  if (name.startsWith('-')) return 'it starts with "-"';
+  for (let i = 0; i < name.length; i++) {
+    const c = name.charCodeAt(i);
+    if (c <= 32 || c >= 127) return `it contains ${quote(name[i])} (only printable ASCII without whitespace)`;
+    if (c === 35) return 'it contains "#"';
+    if (c === 34 || c === 39) return 'it contains a quote';
+  }
+  // Core's own rule, so the file never accepts a name the manager refuses.
+  try {
+    validateUnprefixedName(name);
+  } catch {
+    return 'it contains whitespace or a control character';
+  }
+  return undefined;
+}
+
+function isSetType(value: string): value is SetType {
+  return (setTypeValues as readonly string[]).includes(value);
+}
+
+function checkType(c: Collector, path: readonly PropertyKey[], type: string): SetType | undefined {
+  if (isSetType(type)) return type;
+  c.add(path, `unknown set type ${quote(type)}; expected one of ${typeList}`);
+  return undefined;
+}
+
+function checkName(c: Collector, path: readonly PropertyKey[], name: string): boolean {
+  const problem = setNameProblem(name);
+  if (problem === undefined) return true;
+  c.add(
+    path,
+    `invalid set name ${quote(name)}: ${problem}; expected 1-${MAX_SET_NAME_LENGTH} printable ASCII characters without whitespace, "#" or quotes, not starting with "-"`,
+  );
+  return false;
+}
+
+/**
+ * Validates a parsed document (the result of `JSON.parse` or YAML) and returns the
+ * desired file, or the full list of problems.
+ */
+export function validateDesiredDocument(
+  doc: unknown,
+): { ok: true; file: DesiredFile } | { ok: false; problems: FileProblem[]; total: number; more?: true } {
+  const parsed = fileSchema.safeParse(doc, { reportInput: true });
+  const c = collector();
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) c.add(issue.path, () => zodIssueMessage(issue));
+    return { ok: false, problems: c.problems, total: c.total };
+  }
+  const raw: RawFile = parsed.data;
+
+  const owner = raw.owner ?? DEFAULT_FILE_OWNER;
+  let scheme: NamingScheme = 'sha256-base36';
+  if (raw.scheme !== undefined) {
+    if ((NAMING_SCHEMES as readonly string[]).includes(raw.scheme)) scheme = raw.scheme as NamingScheme;
+    else c.add(['scheme'], `unknown naming scheme ${quote(raw.scheme)}; expected one of ${NAMING_SCHEMES.join(', ')}`);
+  }
+  let ownerOk = true;
+  if (raw.owner !== undefined && raw.owner.length > MAX_KERNEL_NAME_LENGTH) {
+    // Cut here: core's message would quote the whole value.
+    c.add(['owner'], `owner prefix ${quote(owner)} is ${formatCount(owner.length)} characters long; expected an owner prefix of at most ${MAX_KERNEL_NAME_LENGTH - DIGEST_LENGTH[scheme]} characters`);
+    ownerOk = false;
+  } else if (raw.owner !== undefined) {
+    try {
+      // Core's rule: a usable kernel-name start that leaves room for the digest within 31 characters.
+      validateOwner(owner, scheme);
+    } catch (error) {
+      const longest = MAX_KERNEL_NAME_LENGTH - DIGEST_LENGTH[scheme];
+      const message = messageOf(error);
+      c.add(['owner'], /expected/.test(message) ? message : `${message}; expected an owner prefix of at most ${longest} characters`);
+      ownerOk = false;
+    }
+  }
+
+  // First pass: types and names, so list members can be checked against declared sets.
+  const declared = new Map<string, { index: number; type: SetType }>();
+  const types: (SetType | undefined)[] = [];
+  raw.sets.forEach((set, i) => {
+    const type = checkType(c, ['sets', i, 'type'], set.type);
+    types.push(type);
+    const nameOk = checkName(c, ['sets', i, 'name'], set.name);
+    if (type === undefined || !nameOk) return;
+    const prefixed = prefixedName({ name: set.name, type });
+    const previous = declared.get(prefixed);
+    if (previous !== undefined) {
+      c.add(
+        ['sets', i],
+        `set ${quote(set.name)} of type ${type} is already declared at sets[${previous.index}] (both are ${quote(prefixed)}); expected each set once`,
+      );
+      return;
+    }
+    declared.set(prefixed, { index: i, type });
+  });
+
+  const sets: DesiredFileSet[] = [];
+  raw.sets.forEach((set, i) => {
+    const type = types[i];
+    if (type === undefined) return;
+    const kind = setTypeInfo(type).kind;
+    const members: string[] = [];
+    const memberSets: SetMetadata[] = [];
+    let family: AddressFamily | undefined;
+    let capacity: SetCapacity | undefined;
+    if (kind !== 'set') {
+      for (const key of ['family', 'maxelem', 'hashsize'] as const) {
+        if (set[key] !== undefined) c.add(['sets', i, key], `a list (${type}) has no ${key}; expected it only on hash sets`);
+      }
+    } else {
+      if (set.family !== undefined) {
+        if (set.family === 'inet' || set.family === 'inet6') family = set.family;
+        else c.add(['sets', i, 'family'], `unknown family ${quote(set.family)}; expected inet or inet6 (or no family: IPv4 and IPv6 members then go to one kernel set each)`);
+      }
+      if (set.maxelem !== undefined || set.hashsize !== undefined) {
+        try {
+          capacity = validateCapacity(
+            { ...(set.maxelem === undefined ? {} : { maxelem: set.maxelem }), ...(set.hashsize === undefined ? {} : { hashsize: set.hashsize }) },
+            setTypeInfo(type).createSpec,
+            `sets[${i}]`,
+            'INVALID_INPUT',
+          );
+        } catch (error) {
+          c.add(['sets', i, set.maxelem !== undefined && /maxelem/.test(messageOf(error)) ? 'maxelem' : 'hashsize'], messageOf(error));
+        }
+      }
+    }
+    if (kind === 'set') {
+      const seen = new Map<string, number>();
+      const list = set.members;
+      // A plain loop with the path made only for a problem: this runs once per member (1,000,000 in a node-sized file).
+      for (let j = 0; j < list.length && c.total < MAX_COUNTED_PROBLEMS; j++) {
+        const member = list[j];
+        if (typeof member !== 'string') {
+          c.add(['sets', i, 'members', j], `got ${describeValue(member)}; expected a member string like ${type === 'namedPorts' ? '"10.0.0.1,tcp:80"' : '"10.0.0.1" or "10.0.0.0/24 nomatch"'}`);
+          continue;
+        }
+        if (member.length > MAX_MEMBER_LENGTH) {
+          c.add(
+            ['sets', i, 'members', j],
+            `member ${quote(member)} is ${formatCount(member.length)} characters long; expected a member string of at most ${MAX_MEMBER_LENGTH} characters like ${type === 'namedPorts' ? '"10.0.0.1,tcp:80"' : '"10.0.0.1" or "10.0.0.0/24 nomatch"'}`,
+          );
+          continue;
+        }
+        let canonical: string;
+        try {
+          // Without a family, an IPv6 member goes to the set's inet6 sibling (the manager routes it there).
+          canonical = canonicalMemberForType(type, member, family ?? memberFamily(member));
+        } catch (error) {
+          c.add(['sets', i, 'members', j], messageOf(error));
+          continue;
+        }
+        // A CIDR and the same CIDR with nomatch are one kernel entry: the file must pick one.
+        const entry = canonical.endsWith(' nomatch') ? canonical.slice(0, -' nomatch'.length) : canonical;
+        const earlier = seen.get(entry);
+        if (earlier !== undefined) {
+          const first = members[earlier];
+          if (first !== canonical) {
+            c.add(
+              ['sets', i, 'members', j],
+              `member ${quote(member)} is the same kernel entry as ${quote(first)} (sets[${i}].members, earlier); expected one of them (nomatch is an attribute of the entry)`,
+            );
+          }
+          continue;
+        }
+        seen.set(entry, members.length);
+        members.push(canonical);
+      }
+    } else {
+      const seen = new Set<string>();
+      set.members.forEach((member, j) => {
+        const path = ['sets', i, 'members', j];
+        const ref = setRefSchema.safeParse(member, { reportInput: true });
+        if (!ref.success) {
+          const first = ref.error.issues[0];
+          const detail = first === undefined ? '' : ` (${formatPath(first.path)}: ${zodIssueMessage(first)})`;
+          c.add(path, `got ${describeValue(member)}${detail}; expected a member set like { type: keyValueLabelOfPod, name: "app:web" }`);
+          return;
+        }
+        const memberType = checkType(c, [...path, 'type'], ref.data.type);
+        if (memberType === undefined || !checkName(c, [...path, 'name'], ref.data.name)) return;
+        const meta: SetMetadata = { type: memberType, name: ref.data.name };
+        const prefixed = prefixedName(meta);
+        if (prefixed === prefixedName({ type, name: set.name })) {
+          c.add(path, `list ${quote(set.name)} cannot contain itself; expected a hash set (list:set members must be hash sets)`);
+          return;
+        }
+        if (setTypeInfo(memberType).kind === 'list') {
+          c.add(
+            path,
+            `member ${quote(ref.data.name)} is a list (${memberType}); expected a hash set: lists of lists are not supported`,
+          );
+          return;
+        }
+        if (!declared.has(prefixed)) {
+          c.add(path, `member set ${quote(ref.data.name)} of type ${memberType} is not declared; expected a set declared under sets`);
+          return;
+        }
+        if (seen.has(prefixed)) return;
+        seen.add(prefixed);
+        memberSets.push(meta);
+      });
+    }
+    sets.push({ type, name: set.name, members, memberSets, ...(family === undefined ? {} : { family }), ...(capacity === undefined ? {} : { capacity }) });
+  });
+
+  if (ownerOk && c.total === 0) {
+    // Kernel names: the same check the manager makes, reported with the set's path.
+    const owners = new Map<string, number>();
+    raw.sets.forEach((set, i) => {
+      const type = types[i];
+      if (type === undefined) return;
+      const prefixed = prefixedName({ type, name: set.name });
+      try {
+        const name = validateSetName(kernelName(prefixed, { owner, scheme }));
+        const other = owners.get(name);
+        if (other !== undefined) {
+          c.add(
+            ['sets', i],
+            `set ${quote(set.name)} has the same kernel name ${quote(name)} as sets[${other}] under the ${scheme} scheme; expected distinct kernel names (rename one, or use sha256-base36)`,
+          );
+        } else owners.set(name, i);
+      } catch (error) {
+        c.add(['sets', i, 'name'], messageOf(error));
+      }
+    });
+  }
+
+  if (c.total > 0) return { ok: false, problems: c.problems, total: c.total, ...(c.total >= MAX_COUNTED_PROBLEMS ? { more: true } : {}) };
+  return { ok: true, file: { owner, scheme, sets } };
+}
+
