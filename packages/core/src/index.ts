@@ -37,7 +37,16 @@ export {
   validateCapacity,
 } from './capacity.js';
 export type { SetCapacity } from './capacity.js';
-export { DEFAULT_GROWTH_CEILING, REBUILD_EXTRA_LINES, REBUILD_HANDLERS, growMaxelem, pushRebuildLines, rebuildCleanupSection, temporaryName } from './rebuild.js';
+export { DEFAULT_GROWTH_CEILING, REBUILD_EXTRA_LINES, growMaxelem, pushRebuildLines, temporaryName } from './rebuild.js';
+export {
+  APPLY_HANDLERS,
+  REBUILD_HANDLERS,
+  RESET_DESTROY_HANDLERS,
+  RESET_FLUSH_HANDLERS,
+  addOrUpdateSection,
+  deleteSection,
+  rebuildCleanupSection,
+} from './plan/handlers.js';
 export type { GrowthPolicy, RebuildTarget } from './rebuild.js';
 export {
   DEFAULT_OWNER,
@@ -72,7 +81,7 @@ export type {
   IPSetSnapshot,
   ReferenceType,
 } from './manager/manager.js';
-export { APPLY_HANDLERS, addOrUpdateSection, deleteSection, planApply, planApplyWithSave } from './plan-apply.js';
+export { planApply, planApplyWithSave } from './plan-apply.js';
 export type { PlanApplyOptions } from './plan-apply.js';
 
 // --- members, save/list parsers, rendering, error classification ---
@@ -99,6 +108,6 @@ export { DEFAULT_MAX_ATTEMPTS, createRestoreSession, pendingBatchStart, runResto
 export type { Attempt, RestoreSession, RestoreSessionOptions, RunRestoreSessionOptions } from './session.js';
 export { planReconcile } from './plan-reconcile.js';
 export type { PlanReconcileOptions } from './plan-reconcile.js';
-export { RESET_DESTROY_HANDLERS, RESET_FLUSH_HANDLERS, planResetDestroy, planResetFlush } from './plan-reset.js';
+export { planResetDestroy, planResetFlush } from './plan-reset.js';
 export { DEFAULT_RESET_OWNER, applyIPSets, applyIPSetsWithSave, reconcileIPSets, resetIPSets } from './drivers.js';
 export type { ApplyOptions, DriverOptions, ReconcileOptions, ResetOptions, ResetReport } from './drivers.js';

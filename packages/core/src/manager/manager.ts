@@ -13,31 +13,27 @@
  * - `getIPSet` returns a frozen snapshot (docs/reference-behaviour.md §g.2.17);
  * - `commit(report)` clears only what reached the kernel (docs/reference-behaviour.md §g.2.1).
  */
-import { validateCapacity } from '../capacity.js';
 import type { SetCapacity } from '../capacity.js';
 import { DirtyCache } from '../dirty-cache.js';
 import type { DirtyState } from '../dirty-cache.js';
-import { IpsetsError, isIpsetsError, quote } from '../errors.js';
-import { canonicalMember, hasNomatch, memberFamily, stripNomatch } from '../members.js';
+import { IpsetsError, quote } from '../errors.js';
+import { hasNomatch, memberFamily, stripNomatch } from '../members.js';
 import { DEFAULT_OWNER, kernelName as computeKernelName, validateOwner } from '../naming.js';
 import {
   EMPTY_SET,
   INET6_NAME_SUFFIX,
   SET_TYPES,
-  isSetType,
   prefixedName as prefixOf,
   sameSetFamily,
   setTypeInfo,
   validateSetMetadata,
 } from '../set-types.js';
-import type { SetTypeInfo } from '../set-types.js';
 import { IPSet, NOMATCH, StringPool } from './set-record.js';
 import { PlanBasis, plannedSet, settleReport } from './basis.js';
 import type { DirtySnapshot, PlannedSet } from './basis.js';
 import { checkPodKey, checkReference, isNamespaceList, memberFor, routed, validateTypeCapacity } from './arguments.js';
 import type { Resolved } from './arguments.js';
 import type {
-  AddressFamily,
   ApplyReport,
   CreateSpec,
   DesiredSet,
@@ -120,8 +116,6 @@ export interface DirtySetInfo {
 }
 
 const DEFAULT_MAX_FAILURES = 100;
-/** Plans of one unchanged state that stay committable (older ones become stale). */
-const MAX_EQUIVALENT_PLANS = 8;
 const EMPTY_PREFIXED = prefixOf(EMPTY_SET);
 
 const NO_CAPACITY: SetCapacity = Object.freeze({});
