@@ -277,6 +277,8 @@ export interface ClassifiedError {
   side: ErrorSide;
   /** From `Error in line N:`; absent for parameter problems, port errors and crashes. */
   line?: number;
+  /** What stood in `Error in line N:` when N is not a number (then `line` is absent). */
+  lineText?: string;
   /** The message without the `ipset vX.Y: ` and `Error in line N: ` prefixes. */
   message: string;
   /** Worth retrying unchanged (busy, a signal). */
