@@ -49,9 +49,6 @@ export interface ResetOptions extends DriverOptions {
   manager?: IPSetManager;
 }
 
-/** Default owner prefix of a reset: {@link DEFAULT_OWNER} (kept as a name of its own for callers that used it). */
-export const DEFAULT_RESET_OWNER = DEFAULT_OWNER;
-
 /** What {@link resetIPSets} did. */
 export interface ResetReport {
   /** The owner prefix used. */
