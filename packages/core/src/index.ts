@@ -10,7 +10,7 @@
  * @packageDocumentation
  */
 export { IpsetsError, QUOTE_LIMIT, isIpsetsError, quote } from './errors.js';
-export type { IpsetsErrorCode, IpsetsErrorOptions } from './errors.js';
+export type { IpsetsErrorCode, IpsetsErrorDetails, IpsetsErrorDetailsMap, IpsetsErrorOptions } from './errors.js';
 export type * from './types.js';
 
 // --- model: set types, capacity, names, members ---
