@@ -170,8 +170,9 @@ function snapshotOf(source: PlanSource): DirtySnapshot {
  * With `options.kernelSets` (the names `ipset list -n` printed), a set to update that
  * the kernel no longer holds is planned as a create with all its members.
  *
- * The plan's `basis` lets `manager.commit(report)` clear exactly what reached the
- * kernel; a newer plan makes older ones stale.
+ * `source` is the manager or its {@link DirtySnapshot}; planning changes nothing in the
+ * manager. The plan's `basis` lets `manager.commit(basis, report)` clear exactly what
+ * reached the kernel.
  */
 export function planApply(source: PlanSource, options: PlanApplyOptions = {}): RestorePlan {
   const { kernelSets } = options;

@@ -63,7 +63,7 @@ export interface IPSetSnapshot {
 
 /** What {@link IPSetManager.commit} did. */
 export interface CommitResult {
-  /** True when the report's plan is not the manager's latest plan (nothing was cleared). */
+  /** True when the basis cannot be committed (nothing was cleared): another basis was committed since, the manager was reset, or it is another manager's. */
   readonly stale: boolean;
   /** Prefixed names whose planned change reached the kernel. */
   readonly applied: readonly string[];
