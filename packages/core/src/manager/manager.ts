@@ -79,9 +79,10 @@ export class IPSetManager {
   /** Identity of this manager in the bases it makes. */
   private readonly identity: object = Object.freeze({});
   /**
-   * Prefixed names of sets deleted before they reached the kernel (their create entry
-   * was cancelled) since the last commit: a plan made before the delete may still
-   * create them, so their kernel names stay claimed until the next commit.
+   * Prefixed name → kernel name of sets whose create was cancelled (deleted, or no
+   * longer needed in the kernel, before they reached it) since the last commit: a plan
+   * made before may still create them, so their kernel names stay claimed until the
+   * next commit.
    */
   private readonly cancelled = new Map<string, string>();
   private failures = 0;
@@ -800,11 +801,7 @@ export class IPSetManager {
 
   private removeSet(set: IPSet): void {
     const inKernel = this.shouldBeInKernel(set);
-    if (inKernel) {
-      const planned = this.dirty.get(set.name)?.state === 'create';
-      this.dDestroy(set);
-      if (planned && this.dirty.get(set.name) === undefined) this.cancelled.set(set.name, set.kernelName);
-    }
+    if (inKernel) this.dDestroy(set);
     this.sets.delete(set.name);
     if (set.memberSets !== undefined) {
       // The reference leaves these counts behind, so former members can never be deleted (docs/reference-behaviour.md §g.2.6).
@@ -831,7 +828,10 @@ export class IPSetManager {
 
   private dDestroy(set: IPSet): void {
     set.changedAt = ++this.changes;
+    const planned = this.dirty.get(set.name)?.state === 'create';
     this.dirty.destroy(set.name, set.kernelName, set);
+    // A create cancelled before any commit may still be in flight in a plan.
+    if (planned && this.dirty.get(set.name) === undefined) this.cancelled.set(set.name, set.kernelName);
   }
 
   private dAddMember(set: IPSet, member: string): void {
