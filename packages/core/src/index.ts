@@ -29,10 +29,10 @@ export {
   setTypeInfo,
   validateSetMetadata,
   validateUnprefixedName,
-} from './set-types.js';
-export type { SetTypeInfo } from './set-types.js';
-export { DEFAULT_HASHSIZE, DEFAULT_MAXELEM, MAX_HASHSIZE, MAX_MAXELEM, MIN_HASHSIZE, validateCapacity } from './capacity.js';
-export type { SetCapacity } from './capacity.js';
+} from './model/set-types.js';
+export type { SetTypeInfo } from './model/set-types.js';
+export { DEFAULT_HASHSIZE, DEFAULT_MAXELEM, MAX_HASHSIZE, MAX_MAXELEM, MIN_HASHSIZE, validateCapacity } from './model/capacity.js';
+export type { SetCapacity } from './model/capacity.js';
 export {
   DEFAULT_OWNER,
   DIGEST_LENGTH,
@@ -45,8 +45,8 @@ export {
   validateKernelSetName,
   validateOwner,
   validateOwnerPrefix,
-} from './naming.js';
-export type { KernelNameOptions } from './naming.js';
+} from './model/naming.js';
+export type { KernelNameOptions } from './model/naming.js';
 export {
   canonicalMember,
   canonicalMemberForType,
@@ -58,8 +58,8 @@ export {
   memberFamily,
   stripNomatch,
   validateSetName,
-} from './members.js';
-export type { MemberKind } from './members.js';
+} from './model/members.js';
+export type { MemberKind } from './model/members.js';
 
 // --- manager: desired sets and their dirty state ---
 export { IPSetManager } from './manager/manager.js';
@@ -74,28 +74,28 @@ export type {
 } from './manager/manager.js';
 export { PlanBasis } from './manager/basis.js';
 export type { DirtySnapshot, PlanSetView } from './manager/basis.js';
-export type { DirtyEntry, DirtyState, MemberSource } from './dirty-cache.js';
+export type { DirtyEntry, DirtyState, MemberSource } from './manager/dirty-cache.js';
 
 // --- plans ---
-export { planApply, planApplyWithSave } from './plan-apply.js';
-export type { PlanApplyOptions, PlanSource } from './plan-apply.js';
-export { planReconcile } from './plan-reconcile.js';
-export type { PlanReconcileOptions } from './plan-reconcile.js';
-export { DEFAULT_GROWTH_CEILING } from './rebuild.js';
-export type { GrowthPolicy } from './rebuild.js';
-export { planResetDestroy, planResetFlush } from './plan-reset.js';
+export { planApply, planApplyWithSave } from './plan/plan-apply.js';
+export type { PlanApplyOptions, PlanSource } from './plan/plan-apply.js';
+export { planReconcile } from './plan/plan-reconcile.js';
+export type { PlanReconcileOptions } from './plan/plan-reconcile.js';
+export { DEFAULT_GROWTH_CEILING } from './plan/rebuild.js';
+export type { GrowthPolicy } from './plan/rebuild.js';
+export { planResetDestroy, planResetFlush } from './plan/plan-reset.js';
 export { APPLY_HANDLERS, RESET_DESTROY_HANDLERS, RESET_FLUSH_HANDLERS } from './plan/handlers.js';
 
 // --- session: render, run, classify ---
-export { MAX_RESTORE_LINE_BYTES, renderLine, renderRestore } from './render.js';
-export { DEFAULT_MAX_ATTEMPTS, createRestoreSession, runRestoreSession } from './session.js';
-export type { Attempt, RestoreSession, RestoreSessionOptions, RunRestoreSessionOptions } from './session.js';
-export { classifyIpsetError } from './classify.js';
-export type { ClassifyOp, ClassifyOptions } from './classify.js';
+export { MAX_RESTORE_LINE_BYTES, renderLine, renderRestore } from './session/render.js';
+export { DEFAULT_MAX_ATTEMPTS, createRestoreSession, runRestoreSession } from './session/session.js';
+export type { Attempt, RestoreSession, RestoreSessionOptions, RunRestoreSessionOptions } from './session/session.js';
+export { classifyIpsetError } from './session/classify.js';
+export type { ClassifyOp, ClassifyOptions } from './session/classify.js';
 
 // --- drivers: the loop over a port ---
-export { applyIPSets, applyIPSetsWithSave, reconcileIPSets, resetIPSets } from './drivers.js';
-export type { ApplyOptions, DriverOptions, ReconcileOptions, ResetOptions, ResetReport } from './drivers.js';
+export { applyIPSets, applyIPSetsWithSave, reconcileIPSets, resetIPSets } from './drivers/drivers.js';
+export type { ApplyOptions, DriverOptions, ReconcileOptions, ResetOptions, ResetReport } from './drivers/drivers.js';
 
 // --- parse: kernel output to snapshots ---
-export { MAX_PARSE_PROBLEMS, PROBLEM_TEXT_LIMIT, parseListHeaders, parseListNames, parseSave } from './save-parser.js';
+export { MAX_PARSE_PROBLEMS, PROBLEM_TEXT_LIMIT, parseListHeaders, parseListNames, parseSave } from './parse/save-parser.js';

@@ -2,8 +2,8 @@
  * What callers of the {@link IPSetManager} pass and get back: its configuration, the
  * options of its calls, and the read-only results (set snapshots, dirty sets, commits).
  */
-import type { SetCapacity } from '../capacity.js';
-import type { DirtyState } from '../dirty-cache.js';
+import type { SetCapacity } from '../model/capacity.js';
+import type { DirtyState } from './dirty-cache.js';
 import type { CreateSpec, NamingScheme, SetKind, SetType } from '../types.js';
 import type { IPSetManager } from './manager.js';
 

@@ -13,11 +13,11 @@
  * - `getIPSet` returns a frozen snapshot (docs/reference-behaviour.md §g.2.17);
  * - `commit(report)` clears only what reached the kernel (docs/reference-behaviour.md §g.2.1).
  */
-import type { SetCapacity } from '../capacity.js';
-import { DirtyCache } from '../dirty-cache.js';
+import type { SetCapacity } from '../model/capacity.js';
+import { DirtyCache } from './dirty-cache.js';
 import { IpsetsError, quote } from '../errors.js';
-import { hasNomatch, memberFamily, stripNomatch } from '../members.js';
-import { DEFAULT_OWNER, kernelName as computeKernelName, validateOwner } from '../naming.js';
+import { hasNomatch, memberFamily, stripNomatch } from '../model/members.js';
+import { DEFAULT_OWNER, kernelName as computeKernelName, validateOwner } from '../model/naming.js';
 import {
   EMPTY_SET,
   INET6_NAME_SUFFIX,
@@ -26,7 +26,7 @@ import {
   sameSetFamily,
   setTypeInfo,
   validateSetMetadata,
-} from '../set-types.js';
+} from '../model/set-types.js';
 import { IPSet, NOMATCH, StringPool } from './set-record.js';
 import { PlanBasis, plannedSet, settleReport } from './basis.js';
 import type { DirtySnapshot, PlannedSet } from './basis.js';

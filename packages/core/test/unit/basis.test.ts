@@ -5,9 +5,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { laterChange, plannedSet } from '../../src/manager/basis.js';
-import type { DirtyEntry } from '../../src/dirty-cache.js';
+import type { DirtyEntry } from '../../src/manager/dirty-cache.js';
 import { IPSet } from '../../src/manager/set-record.js';
-import { setTypeInfo } from '../../src/set-types.js';
+import { setTypeInfo } from '../../src/model/set-types.js';
 
 function record(...members: string[]): IPSet {
   const set = new IPSet('ns-a', 'a', 'namespace', setTypeInfo('namespace'), 'azure-npm-a');

@@ -1,6 +1,6 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { IpsetsError, QUOTE_LIMIT, isIpsetsError, quote } from '../../src/errors.js';
-import { canonicalMember, validateSetName } from '../../src/members.js';
+import { canonicalMember, validateSetName } from '../../src/model/members.js';
 
 describe('quote', () => {
   it('quotes short values whole, with control characters visible', () => {

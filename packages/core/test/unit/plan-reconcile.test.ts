@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { isIpsetsError } from '../../src/errors.js';
-import { planReconcile } from '../../src/plan-reconcile.js';
-import { parseSave } from '../../src/save-parser.js';
-import { renderRestore } from '../../src/render.js';
+import { planReconcile } from '../../src/plan/plan-reconcile.js';
+import { parseSave } from '../../src/parse/save-parser.js';
+import { renderRestore } from '../../src/session/render.js';
 import type { CreateSpec, DesiredSet, DesiredState, RestorePlan, SavedSet, SetHeader } from '../../src/types.js';
-import { temporaryName } from '../../src/rebuild.js';
+import { temporaryName } from '../../src/plan/rebuild.js';
 import { APPLY_HANDLERS } from '../../src/plan/handlers.js';
-import { runRestoreSession } from '../../src/session.js';
+import { runRestoreSession } from '../../src/session/session.js';
 import { createScriptedPort, lineError, ok } from '../helpers/scripted-port.js';
 
 const OWNER = 'azure-npm-';

@@ -40,16 +40,16 @@
  * before a list adds it, and the planned order is deterministic: desired sets in
  * desired order, kernel sets in snapshot order, members in desired or snapshot order.
  */
-import { DEFAULT_HASHSIZE, effectiveCapacity, validateCapacity } from './capacity.js';
+import { DEFAULT_HASHSIZE, effectiveCapacity, validateCapacity } from '../model/capacity.js';
 import { DEFAULT_GROWTH_CEILING, growMaxelem, pushRebuildLines, temporaryName } from './rebuild.js';
-import { RECONCILE_HANDLERS, addOrUpdateSection, deleteSection } from './plan/handlers.js';
+import { RECONCILE_HANDLERS, addOrUpdateSection, deleteSection } from './handlers.js';
 import type { GrowthPolicy } from './rebuild.js';
-import type { SetCapacity } from './capacity.js';
-import { IpsetsError, quote } from './errors.js';
-import { canonicalMember, entryKey, hostAddress, isCanonicalMember, validateSetName } from './members.js';
-import type { MemberKind } from './members.js';
-import { isOwnedSetName, validateOwnerPrefix } from './naming.js';
-import { CREATE_SPECS, familyOfSpec, isCreateSpec, kernelTypeOfSpec } from './set-types.js';
+import type { SetCapacity } from '../model/capacity.js';
+import { IpsetsError, quote } from '../errors.js';
+import { canonicalMember, entryKey, hostAddress, isCanonicalMember, validateSetName } from '../model/members.js';
+import type { MemberKind } from '../model/members.js';
+import { isOwnedSetName, validateOwnerPrefix } from '../model/naming.js';
+import { CREATE_SPECS, familyOfSpec, isCreateSpec, kernelTypeOfSpec } from '../model/set-types.js';
 import type {
   CreateSpec,
   DesiredSet,
@@ -60,7 +60,7 @@ import type {
   SavedSet,
   SaveSnapshot,
   SetHeader,
-} from './types.js';
+} from '../types.js';
 
 /** Options of {@link planReconcile}. */
 export interface PlanReconcileOptions {

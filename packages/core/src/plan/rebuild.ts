@@ -28,10 +28,10 @@
  * ids never share one and a crashed writer's temporary is found again: by its own next
  * rebuild of the set (step 1) and by any reconcile, to which it is an undesired owned set.
  */
-import type { SetCapacity } from './capacity.js';
-import { sha256Base36 } from './naming.js';
-import { REBUILD_HANDLERS, rebuildCleanupSection } from './plan/handlers.js';
-import type { CreateSpec, PlanLine } from './types.js';
+import type { SetCapacity } from '../model/capacity.js';
+import { sha256Base36 } from '../model/naming.js';
+import { REBUILD_HANDLERS, rebuildCleanupSection } from './handlers.js';
+import type { CreateSpec, PlanLine } from '../types.js';
 
 /**
  * True for a rebuild's cleanup line reported for the live set (`cleanupReportsLive`):

@@ -25,11 +25,11 @@
  * it over an {@link IpsetPort}.
  */
 import { classifyIpsetError } from './classify.js';
-import { IpsetsError, isIpsetsError, quote } from './errors.js';
+import { IpsetsError, isIpsetsError, quote } from '../errors.js';
 import { renderRestore } from './render.js';
-import { leavesTemporary } from './rebuild.js';
+import { leavesTemporary } from '../plan/rebuild.js';
 import { laterLinesOfSetFail } from './set-failures.js';
-import type { IpsetsErrorCode } from './errors.js';
+import type { IpsetsErrorCode } from '../errors.js';
 import type {
   AbortSignalLike,
   ApplyReport,
@@ -41,7 +41,7 @@ import type {
   PlanLine,
   RestorePlan,
   SkippedLine,
-} from './types.js';
+} from '../types.js';
 
 /**
  * Default number of `ipset restore` runs without progress per session (the reference's

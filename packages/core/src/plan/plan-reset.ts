@@ -5,10 +5,10 @@
  * the rest. Error handlers follow the reference's reset handlers (docs/reference-behaviour.md §e.1), with outcomes instead
  * of callbacks.
  */
-import { IpsetsError, quote } from './errors.js';
-import { isOwnedSetName, validateOwnerPrefix } from './naming.js';
-import { RESET_DESTROY_HANDLERS, RESET_FLUSH_HANDLERS, deleteSection } from './plan/handlers.js';
-import type { PlanLine, PlanNote, RestorePlan } from './types.js';
+import { IpsetsError, quote } from '../errors.js';
+import { isOwnedSetName, validateOwnerPrefix } from '../model/naming.js';
+import { RESET_DESTROY_HANDLERS, RESET_FLUSH_HANDLERS, deleteSection } from './handlers.js';
+import type { PlanLine, PlanNote, RestorePlan } from '../types.js';
 
 function unique(names: Iterable<string>): string[] {
   return [...new Set(names)];

@@ -7,15 +7,15 @@
  * come in the order they became dirty and members in the order they were added —
  * never hash order — so the same calls give the same plan, byte for byte.
  */
-import { quote } from './errors.js';
-import { isCanonicalMember } from './members.js';
-import type { IPSetManager } from './manager/manager.js';
-import type { DirtySnapshot, PlanSetView } from './manager/basis.js';
-import type { SetCapacity } from './capacity.js';
+import { quote } from '../errors.js';
+import { isCanonicalMember } from '../model/members.js';
+import type { IPSetManager } from '../manager/manager.js';
+import type { DirtySnapshot, PlanSetView } from '../manager/basis.js';
+import type { SetCapacity } from '../model/capacity.js';
 import { REBUILD_EXTRA_LINES, pushRebuildLines, temporaryName } from './rebuild.js';
-import { APPLY_HANDLERS, addOrUpdateSection, deleteSection } from './plan/handlers.js';
-import type { DirtyEntry } from './dirty-cache.js';
-import type { PlanLine, PlanNote, RestorePlan, SaveSnapshot, SavedSet } from './types.js';
+import { APPLY_HANDLERS, addOrUpdateSection, deleteSection } from './handlers.js';
+import type { DirtyEntry } from '../manager/dirty-cache.js';
+import type { PlanLine, PlanNote, RestorePlan, SaveSnapshot, SavedSet } from '../types.js';
 
 // Line objects are built as literals with only the fields their op uses (three
 // shapes: create, add/del, flush/destroy): a million-line plan is a million objects,

@@ -3,7 +3,7 @@
  * what went wrong (`kind`), who caught it (`side`), on which line, and whether
  * running the same input again can succeed (`transient`).
  */
-import type { ClassifiedError, ErrorSide, IpsetErrorKind, PlanOp } from './types.js';
+import type { ClassifiedError, ErrorSide, IpsetErrorKind, PlanOp } from '../types.js';
 
 /** The command of the line an error is reported for, when the caller knows it. */
 export type ClassifyOp = PlanOp | 'test' | 'rename' | 'swap';
