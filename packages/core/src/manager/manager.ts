@@ -29,7 +29,7 @@ import {
 } from '../model/set-types.js';
 import { IPSet, NOMATCH, StringPool } from './set-record.js';
 import { PlanBasis, plannedSet, settleReport } from './basis.js';
-import type { DirtySnapshot, PlannedSet } from './basis.js';
+import type { DirtySnapshot, PlannedSet, SettleTarget } from './basis.js';
 import { checkPodKey, checkReference, isNamespaceList, memberFor, routed, validateTypeCapacity } from './arguments.js';
 import type { Resolved } from './arguments.js';
 import type { CommitResult, DeleteOption, DirtySetInfo, IPSetManagerConfig, IPSetMode, IPSetSnapshot, ReferenceType } from './manager-types.js';
@@ -85,6 +85,8 @@ export class IPSetManager {
    * next commit.
    */
   private readonly cancelled = new Map<string, string>();
+  /** What a commit settles reports against (made once). */
+  private settleTarget: SettleTarget | undefined;
   private failures = 0;
   private readonly strings = new StringPool(this.sets);
 
@@ -543,15 +545,17 @@ export class IPSetManager {
       return { stale: true, applied: [], kept: [] };
     }
     this.epoch++;
-    const { applied, kept } = settleReport(basis, report, {
+    const { applied, kept } = settleReport(basis, report, (this.settleTarget ??= {
       dirty: this.dirty,
       record: (name) => this.sets.get(name),
       desired: (set) => this.shouldBeInKernel(set),
-    });
+    }));
     for (const planned of basis.planned.values()) this.releaseIdleClaim(planned.name, planned.kernelName);
-    const cancelled = [...this.cancelled];
-    this.cancelled.clear();
-    for (const [name, kernelName] of cancelled) this.releaseIdleClaim(name, kernelName);
+    if (this.cancelled.size > 0) {
+      const cancelled = [...this.cancelled];
+      this.cancelled.clear();
+      for (const [name, kernelName] of cancelled) this.releaseIdleClaim(name, kernelName);
+    }
     return { stale: false, applied, kept };
   }
 
