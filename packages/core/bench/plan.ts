@@ -22,8 +22,8 @@
 import { spawnSync } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { IPSetManager } from '../src/manager/manager.js';
-import { planApply } from '../src/plan-apply.js';
-import { renderRestore } from '../src/render.js';
+import { planApply } from '../src/plan/plan-apply.js';
+import { renderRestore } from '../src/session/render.js';
 import type { SetMetadata } from '../src/types.js';
 
 const SETS = 1000;

@@ -5,7 +5,7 @@
  *
  *   node --expose-gc --import tsx bench/render.ts
  */
-import { renderLine, renderRestore } from '../src/render.js';
+import { renderLine, renderRestore } from '../src/session/render.js';
 import type { PlanLine, RestorePlan } from '../src/types.js';
 
 const N = Number(process.env.BENCH_LINES) || 1_000_000;

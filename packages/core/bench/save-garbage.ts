@@ -4,7 +4,7 @@
  *
  *   node --import tsx bench/save-garbage.ts [lines|oneline]
  */
-import { parseSave } from '../src/save-parser.js';
+import { parseSave } from '../src/parse/save-parser.js';
 
 const MB = 100;
 const kind = process.argv[2] ?? 'lines';

@@ -5,7 +5,7 @@
  *
  *   node --expose-gc --import tsx bench/save-parser.ts
  */
-import { parseSave } from '../src/save-parser.js';
+import { parseSave } from '../src/parse/save-parser.js';
 
 const SETS = 100;
 const PER_SET = (Number(process.env.BENCH_MEMBERS) || 1_000_000) / SETS;

@@ -5,8 +5,8 @@
  *
  *   node --expose-gc --import tsx bench/session.ts
  */
-import { renderRestore } from '../src/render.js';
-import { createRestoreSession } from '../src/session.js';
+import { renderRestore } from '../src/session/render.js';
+import { createRestoreSession } from '../src/session/session.js';
 import type { CommandResult, PlanLine, RestorePlan } from '../src/types.js';
 
 const N = Number(process.env.BENCH_LINES) || 1_000_000;

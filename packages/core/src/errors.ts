@@ -33,12 +33,42 @@ export type IpsetsErrorCode =
   /** A desired-state file or other user input failed validation. */
   | 'INVALID_INPUT';
 
+/**
+ * The details each code carries, for programs (the bad value, the set, the line …).
+ * Every field is optional: an error says what it knows, and a code may be thrown
+ * from several places. Other fields may be present too.
+ */
+export interface IpsetsErrorDetailsMap {
+  INVALID_MEMBER: { member?: unknown; set?: string; kind?: unknown; family?: unknown; reason?: string; operation?: string };
+  INVALID_SET_NAME: { name?: unknown; reason?: string };
+  INVALID_SET_TYPE: { type?: unknown; family?: unknown; set?: string; requested?: unknown; member?: string };
+  KERNEL_NAME_COLLISION: { set?: string; kernelName?: string; owner?: string; scheme?: string };
+  INVALID_REFERENCE: { set?: string; type?: string; refName?: string; owner?: string };
+  SET_NOT_FOUND: { set?: string; refName?: string; refType?: string };
+  /** The offending option, under its own name (`{ mode }`, `{ maxAttempts }`, `{ owner, reason }` …). */
+  INVALID_ARGUMENT: { reason?: string };
+  /** A plan line that cannot be rendered (`line`, and `bytes` or `kind`), or a line index outside the plan. */
+  RESTORE_FAILED: { line?: unknown; index?: unknown; lines?: number; bytes?: number; kind?: unknown };
+  KERNEL_READ_FAILED: { command?: string; exitCode?: number | null; signal?: string | null; stderr?: string };
+  MAX_CONSECUTIVE_FAILURES: { consecutiveApplyFailures?: number; limit?: number };
+  /** `reason: 'lock-unavailable'` when the kernel lock could not be taken at all. */
+  IPSET_UNAVAILABLE: { reason?: string; path?: string; exitCode?: number | null; signal?: string | null; stderr?: string };
+  TIMEOUT: { where?: string; timeoutMs?: number };
+  ABORTED: { where?: string; path?: string };
+  LOCK_HELD: { path?: string; waitMs?: number; holder?: { pid?: number; host?: string; command?: string } };
+  INVALID_INPUT: { source?: string; problems?: readonly unknown[]; total?: number };
+}
+
+/** The details of an {@link IpsetsError} of code `C` (see {@link IpsetsErrorDetailsMap}). */
+export type IpsetsErrorDetails<C extends IpsetsErrorCode = IpsetsErrorCode> = Readonly<IpsetsErrorDetailsMap[C]> &
+  Readonly<Record<string, unknown>>;
+
 /** Options of {@link IpsetsError}. */
-export interface IpsetsErrorOptions {
+export interface IpsetsErrorOptions<C extends IpsetsErrorCode = IpsetsErrorCode> {
   /** The underlying error or value that caused this one. */
   cause?: unknown;
   /** Structured details for programs (the bad value, the set, the line …). */
-  details?: Readonly<Record<string, unknown>>;
+  details?: IpsetsErrorDetails<C>;
 }
 
 /**
@@ -52,26 +82,27 @@ const IPSETS_ERROR_BRAND = Symbol.for('@ipsets/core.IpsetsError');
  * The one error class of @ipsets. `code` is a stable {@link IpsetsErrorCode};
  * `message` quotes the bad value and says what was expected.
  */
-export class IpsetsError extends Error {
+export class IpsetsError<C extends IpsetsErrorCode = IpsetsErrorCode> extends Error {
   /** Stable machine-readable code. */
-  readonly code: IpsetsErrorCode;
-  /** Structured details for programs. */
-  readonly details: Readonly<Record<string, unknown>>;
+  readonly code: C;
+  /** Structured details for programs, typed by code ({@link IpsetsErrorDetailsMap}). */
+  readonly details: IpsetsErrorDetails<C>;
 
-  constructor(code: IpsetsErrorCode, message: string, options: IpsetsErrorOptions = {}) {
+  constructor(code: C, message: string, options: IpsetsErrorOptions<C> = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'IpsetsError';
     this.code = code;
-    this.details = options.details ?? {};
+    this.details = options.details ?? ({} as IpsetsErrorDetails<C>);
     Object.defineProperty(this, IPSETS_ERROR_BRAND, { value: true });
   }
 }
 
 /**
- * True when `value` is an {@link IpsetsError}, optionally of the given code. Works for
- * errors created by another copy of this package (it checks a brand, not `instanceof`).
+ * True when `value` is an {@link IpsetsError}, optionally of the given code (then its
+ * `code` and `details` are narrowed to that code's). Works for errors created by
+ * another copy of this package (it checks a brand, not `instanceof`).
  */
-export function isIpsetsError(value: unknown, code?: IpsetsErrorCode): value is IpsetsError {
+export function isIpsetsError<C extends IpsetsErrorCode = IpsetsErrorCode>(value: unknown, code?: C): value is IpsetsError<C> {
   if (typeof value !== 'object' || value === null) return false;
   const branded = value as { [IPSETS_ERROR_BRAND]?: unknown; code?: unknown };
   if (branded[IPSETS_ERROR_BRAND] !== true || typeof branded.code !== 'string') return false;

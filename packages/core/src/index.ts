@@ -2,13 +2,18 @@
  * @ipsets/core — a pure planner for Linux ipsets. No I/O: drive it through an
  * {@link IpsetPort}.
  *
+ * The entry exports what programs and the other @ipsets packages use; the building
+ * blocks behind it (the dirty cache, rebuild lines, section names, digests …) are
+ * internal, and core's own tests import them from `src/`. The names are pinned by
+ * `test/unit/exports.test.ts` and listed in docs/architecture.md.
+ *
  * @packageDocumentation
  */
 export { IpsetsError, QUOTE_LIMIT, isIpsetsError, quote } from './errors.js';
-export type { IpsetsErrorCode, IpsetsErrorOptions } from './errors.js';
+export type { IpsetsErrorCode, IpsetsErrorDetails, IpsetsErrorDetailsMap, IpsetsErrorOptions } from './errors.js';
 export type * from './types.js';
 
-// --- set model, names, manager, apply plans ---
+// --- model: set types, capacity, names, members ---
 export {
   CREATE_SPECS,
   EMPTY_SET,
@@ -24,21 +29,10 @@ export {
   setTypeInfo,
   validateSetMetadata,
   validateUnprefixedName,
-} from './set-types.js';
-export type { SetTypeInfo } from './set-types.js';
-export {
-  DEFAULT_HASHSIZE,
-  DEFAULT_MAXELEM,
-  MAX_HASHSIZE,
-  MAX_MAXELEM,
-  MIN_HASHSIZE,
-  createSpecText,
-  effectiveCapacity,
-  validateCapacity,
-} from './capacity.js';
-export type { SetCapacity } from './capacity.js';
-export { DEFAULT_GROWTH_CEILING, REBUILD_EXTRA_LINES, REBUILD_HANDLERS, growMaxelem, pushRebuildLines, rebuildCleanupSection, temporaryName } from './rebuild.js';
-export type { GrowthPolicy, RebuildTarget } from './rebuild.js';
+} from './model/set-types.js';
+export type { SetTypeInfo } from './model/set-types.js';
+export { DEFAULT_HASHSIZE, DEFAULT_MAXELEM, MAX_HASHSIZE, MAX_MAXELEM, MIN_HASHSIZE, validateCapacity } from './model/capacity.js';
+export type { SetCapacity } from './model/capacity.js';
 export {
   DEFAULT_OWNER,
   DIGEST_LENGTH,
@@ -46,36 +40,13 @@ export {
   OWNER_SEPARATORS,
   MAX_KERNEL_NAME_LENGTH,
   NAMING_SCHEMES,
-  fnv1a32,
   isOwnedSetName,
   kernelName,
-  nameDigest,
-  sha256,
-  sha256Base36,
-  sha256Hex,
   validateKernelSetName,
   validateOwner,
   validateOwnerPrefix,
-} from './naming.js';
-export type { KernelNameOptions } from './naming.js';
-export { DirtyCache, isEmptyUpdate } from './dirty-cache.js';
-export type { DirtyCounts, DirtyEntry, DirtyState, MemberSource } from './dirty-cache.js';
-export { IPSetManager } from './manager/manager.js';
-export { PlanBasis } from './manager/basis.js';
-export type { DirtySnapshot, PlanSetView } from './manager/basis.js';
-export type {
-  CommitResult,
-  DeleteOption,
-  DirtySetInfo,
-  IPSetManagerConfig,
-  IPSetMode,
-  IPSetSnapshot,
-  ReferenceType,
-} from './manager/manager.js';
-export { APPLY_HANDLERS, addOrUpdateSection, deleteSection, planApply, planApplyWithSave } from './plan-apply.js';
-export type { PlanApplyOptions } from './plan-apply.js';
-
-// --- members, save/list parsers, rendering, error classification ---
+} from './model/naming.js';
+export type { KernelNameOptions } from './model/naming.js';
 export {
   canonicalMember,
   canonicalMemberForType,
@@ -87,18 +58,44 @@ export {
   memberFamily,
   stripNomatch,
   validateSetName,
-} from './members.js';
-export type { MemberKind } from './members.js';
-export { MAX_PARSE_PROBLEMS, PROBLEM_TEXT_LIMIT, parseListHeaders, parseListNames, parseSave } from './save-parser.js';
-export { MAX_RESTORE_LINE_BYTES, renderLine, renderRestore } from './render.js';
-export { classifyIpsetError } from './classify.js';
-export type { ClassifyOp, ClassifyOptions } from './classify.js';
+} from './model/members.js';
+export type { MemberKind } from './model/members.js';
 
-// --- recovery: sessions, reconcile/reset plans, drivers ---
-export { DEFAULT_MAX_ATTEMPTS, createRestoreSession, pendingBatchStart, runRestoreSession } from './session.js';
-export type { Attempt, RestoreSession, RestoreSessionOptions, RunRestoreSessionOptions } from './session.js';
-export { planReconcile } from './plan-reconcile.js';
-export type { PlanReconcileOptions } from './plan-reconcile.js';
-export { RESET_DESTROY_HANDLERS, RESET_FLUSH_HANDLERS, planResetDestroy, planResetFlush } from './plan-reset.js';
-export { DEFAULT_RESET_OWNER, applyIPSets, applyIPSetsWithSave, reconcileIPSets, resetIPSets } from './drivers.js';
-export type { ApplyOptions, DriverOptions, ReconcileOptions, ResetOptions, ResetReport } from './drivers.js';
+// --- manager: desired sets and their dirty state ---
+export { IPSetManager } from './manager/manager.js';
+export type {
+  CommitResult,
+  DeleteOption,
+  DirtySetInfo,
+  IPSetManagerConfig,
+  IPSetMode,
+  IPSetSnapshot,
+  ReferenceType,
+} from './manager/manager.js';
+export { PlanBasis } from './manager/basis.js';
+export type { DirtySnapshot, PlanSetView } from './manager/basis.js';
+export type { DirtyEntry, DirtyState, MemberSource } from './manager/dirty-cache.js';
+
+// --- plans ---
+export { planApply, planApplyWithSave } from './plan/plan-apply.js';
+export type { PlanApplyOptions, PlanSource } from './plan/plan-apply.js';
+export { planReconcile } from './plan/plan-reconcile.js';
+export type { PlanReconcileOptions } from './plan/plan-reconcile.js';
+export { DEFAULT_GROWTH_CEILING } from './plan/rebuild.js';
+export type { GrowthPolicy } from './plan/rebuild.js';
+export { planResetDestroy, planResetFlush } from './plan/plan-reset.js';
+export { APPLY_HANDLERS, RESET_DESTROY_HANDLERS, RESET_FLUSH_HANDLERS } from './plan/handlers.js';
+
+// --- session: render, run, classify ---
+export { MAX_RESTORE_LINE_BYTES, renderLine, renderRestore } from './session/render.js';
+export { DEFAULT_MAX_ATTEMPTS, createRestoreSession, runRestoreSession } from './session/session.js';
+export type { Attempt, RestoreSession, RestoreSessionOptions, RunRestoreSessionOptions } from './session/session.js';
+export { classifyIpsetError } from './session/classify.js';
+export type { ClassifyOp, ClassifyOptions } from './session/classify.js';
+
+// --- drivers: the loop over a port ---
+export { applyIPSets, applyIPSetsWithSave, reconcileIPSets, resetIPSets } from './drivers/drivers.js';
+export type { ApplyOptions, DriverOptions, ReconcileOptions, ResetOptions, ResetReport } from './drivers/drivers.js';
+
+// --- parse: kernel output to snapshots ---
+export { MAX_PARSE_PROBLEMS, PROBLEM_TEXT_LIMIT, parseListHeaders, parseListNames, parseSave } from './parse/save-parser.js';

@@ -4,12 +4,12 @@
  * throws an {@link IpsetsError} that quotes the bad value, before the manager changes
  * anything.
  */
-import { validateCapacity } from '../capacity.js';
-import type { SetCapacity } from '../capacity.js';
+import { validateCapacity } from '../model/capacity.js';
+import type { SetCapacity } from '../model/capacity.js';
 import { IpsetsError, isIpsetsError, quote } from '../errors.js';
-import { canonicalMember } from '../members.js';
-import { SET_TYPES, isSetType, setTypeInfo } from '../set-types.js';
-import type { SetTypeInfo } from '../set-types.js';
+import { canonicalMember } from '../model/members.js';
+import { SET_TYPES, isSetType, setTypeInfo } from '../model/set-types.js';
+import type { SetTypeInfo } from '../model/set-types.js';
 import type { AddressFamily, SetMetadata, SetType } from '../types.js';
 
 /** A set's metadata checked and resolved to its names. */

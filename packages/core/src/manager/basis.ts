@@ -18,10 +18,10 @@
  * is reset: dirty entries after a commit describe a different kernel state than the
  * one the older basis was planned against.
  */
-import type { SetCapacity } from '../capacity.js';
-import { isEmptyUpdate } from '../dirty-cache.js';
-import type { DirtyCache, DirtyEntry, DirtyState, MemberSource } from '../dirty-cache.js';
-import type { SetTypeInfo } from '../set-types.js';
+import type { SetCapacity } from '../model/capacity.js';
+import { isEmptyUpdate } from './dirty-cache.js';
+import type { DirtyCache, DirtyEntry, DirtyState, MemberSource } from './dirty-cache.js';
+import type { SetTypeInfo } from '../model/set-types.js';
 import type { ApplyReport, SetType } from '../types.js';
 import type { IPSet } from './set-record.js';
 

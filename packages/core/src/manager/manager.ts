@@ -13,115 +13,31 @@
  * - `getIPSet` returns a frozen snapshot (docs/reference-behaviour.md §g.2.17);
  * - `commit(report)` clears only what reached the kernel (docs/reference-behaviour.md §g.2.1).
  */
-import { validateCapacity } from '../capacity.js';
-import type { SetCapacity } from '../capacity.js';
-import { DirtyCache } from '../dirty-cache.js';
-import type { DirtyState } from '../dirty-cache.js';
-import { IpsetsError, isIpsetsError, quote } from '../errors.js';
-import { canonicalMember, hasNomatch, memberFamily, stripNomatch } from '../members.js';
-import { DEFAULT_OWNER, kernelName as computeKernelName, validateOwner } from '../naming.js';
+import type { SetCapacity } from '../model/capacity.js';
+import { DirtyCache } from './dirty-cache.js';
+import { IpsetsError, quote } from '../errors.js';
+import { hasNomatch, memberFamily, stripNomatch } from '../model/members.js';
+import { DEFAULT_OWNER, kernelName as computeKernelName, validateOwner } from '../model/naming.js';
 import {
   EMPTY_SET,
   INET6_NAME_SUFFIX,
   SET_TYPES,
-  isSetType,
   prefixedName as prefixOf,
   sameSetFamily,
   setTypeInfo,
   validateSetMetadata,
-} from '../set-types.js';
-import type { SetTypeInfo } from '../set-types.js';
+} from '../model/set-types.js';
 import { IPSet, NOMATCH, StringPool } from './set-record.js';
 import { PlanBasis, plannedSet, settleReport } from './basis.js';
-import type { DirtySnapshot, PlannedSet } from './basis.js';
+import type { DirtySnapshot, PlannedSet, SettleTarget } from './basis.js';
 import { checkPodKey, checkReference, isNamespaceList, memberFor, routed, validateTypeCapacity } from './arguments.js';
 import type { Resolved } from './arguments.js';
-import type {
-  AddressFamily,
-  ApplyReport,
-  CreateSpec,
-  DesiredSet,
-  DesiredState,
-  NamingScheme,
-  SetKind,
-  SetMetadata,
-  SetType,
-} from '../types.js';
+import type { CommitResult, DeleteOption, DirtySetInfo, IPSetManagerConfig, IPSetMode, IPSetSnapshot, ReferenceType } from './manager-types.js';
+import type { ApplyReport, DesiredSet, DesiredState, NamingScheme, SetMetadata, SetType } from '../types.js';
 
-/** Which sets the kernel should hold (docs/reference-behaviour.md §b.1). */
-export type IPSetMode = 'all' | 'on-need';
-
-/** `soft`: only an unused, empty set; `force`: an unused set even with members (docs/reference-behaviour.md §b.5). */
-export type DeleteOption = 'soft' | 'force';
-
-/** `selector`: a netpol selects pods/namespaces by this set; `netpol`: a netpol rule uses it. */
-export type ReferenceType = 'selector' | 'netpol';
-
-/** Configuration of {@link IPSetManager}. */
-export interface IPSetManagerConfig {
-  /** `all` (default): every cached set is in the kernel; `on-need`: only referenced sets and their list members. */
-  mode?: IPSetMode;
-  /** Give every namespace-label list the shared empty set `empty-emptyhashset` as a member (default false, as on Linux). */
-  addEmptySetToLists?: boolean;
-  /** Owner prefix of kernel names (default `azure-npm-`). */
-  owner?: string;
-  /** Kernel naming scheme (default `sha256-base36`). */
-  scheme?: NamingScheme;
-  /** Consecutive failed applies after which {@link IPSetManager.recordApplyResult} throws (default 100, the reference's limit). */
-  maxConsecutiveFailures?: number;
-  /** Receives the reference's "unexpected state" warnings (there is no logger in core). */
-  onWarning?: (message: string) => void;
-  /**
-   * `maxelem` and `hashsize` per set type (hash set types only), e.g.
-   * `{ namespace: { maxelem: 131072, hashsize: 2048 } }`. A type not listed is created
-   * as NPM always created it (`nethash`: the kernel's maxelem 65536 and hashsize 1024).
-   */
-  capacity?: Partial<Record<SetType, SetCapacity>>;
-}
-
-/** A read-only copy of one set, as {@link IPSetManager.getIPSet} returns it. */
-export interface IPSetSnapshot {
-  /** Prefixed name, e.g. `podlabel-app:web`. */
-  readonly name: string;
-  readonly unprefixedName: string;
-  readonly kernelName: string;
-  readonly type: SetType;
-  readonly kind: SetKind;
-  readonly createSpec: CreateSpec;
-  /** Hash sets: canonical members (with ` nomatch`); lists: member prefixed names. Insertion order. */
-  readonly members: readonly string[];
-  /** Hash sets: member → pod key. Empty for lists. */
-  readonly podKeys: ReadonlyMap<string, string>;
-  readonly selectorReferences: readonly string[];
-  readonly netPolReferences: readonly string[];
-  /** Number of cached lists holding this set. */
-  readonly ipsetReferCount: number;
-  /** Number of lists that should be in the kernel holding this set. */
-  readonly kernelReferCount: number;
-  /** True when the set should be in the kernel. */
-  readonly inKernel: boolean;
-}
-
-/** What {@link IPSetManager.commit} did. */
-export interface CommitResult {
-  /** True when the report's plan is not the manager's latest plan (nothing was cleared). */
-  readonly stale: boolean;
-  /** Prefixed names whose planned change reached the kernel. */
-  readonly applied: readonly string[];
-  /** Prefixed names that stay dirty (failed, in use, or not reached before a fatal end). */
-  readonly kept: readonly string[];
-}
-
-/** A dirty set as {@link IPSetManager.dirtySets} lists it. */
-export interface DirtySetInfo {
-  readonly name: string;
-  readonly kernelName: string;
-  readonly state: DirtyState;
-}
+export type { CommitResult, DeleteOption, DirtySetInfo, IPSetManagerConfig, IPSetMode, IPSetSnapshot, ReferenceType } from './manager-types.js';
 
 const DEFAULT_MAX_FAILURES = 100;
-/** Plans of one unchanged state that stay committable (older ones become stale). */
-const MAX_EQUIVALENT_PLANS = 8;
 const EMPTY_PREFIXED = prefixOf(EMPTY_SET);
 
 const NO_CAPACITY: SetCapacity = Object.freeze({});
@@ -163,11 +79,14 @@ export class IPSetManager {
   /** Identity of this manager in the bases it makes. */
   private readonly identity: object = Object.freeze({});
   /**
-   * Prefixed names of sets deleted before they reached the kernel (their create entry
-   * was cancelled) since the last commit: a plan made before the delete may still
-   * create them, so their kernel names stay claimed until the next commit.
+   * Prefixed name → kernel name of sets whose create was cancelled (deleted, or no
+   * longer needed in the kernel, before they reached it) since the last commit: a plan
+   * made before may still create them, so their kernel names stay claimed until the
+   * next commit.
    */
   private readonly cancelled = new Map<string, string>();
+  /** What a commit settles reports against (made once). */
+  private settleTarget: SettleTarget | undefined;
   private failures = 0;
   private readonly strings = new StringPool(this.sets);
 
@@ -626,15 +545,17 @@ export class IPSetManager {
       return { stale: true, applied: [], kept: [] };
     }
     this.epoch++;
-    const { applied, kept } = settleReport(basis, report, {
+    const { applied, kept } = settleReport(basis, report, (this.settleTarget ??= {
       dirty: this.dirty,
       record: (name) => this.sets.get(name),
       desired: (set) => this.shouldBeInKernel(set),
-    });
+    }));
     for (const planned of basis.planned.values()) this.releaseIdleClaim(planned.name, planned.kernelName);
-    const cancelled = [...this.cancelled];
-    this.cancelled.clear();
-    for (const [name, kernelName] of cancelled) this.releaseIdleClaim(name, kernelName);
+    if (this.cancelled.size > 0) {
+      const cancelled = [...this.cancelled];
+      this.cancelled.clear();
+      for (const [name, kernelName] of cancelled) this.releaseIdleClaim(name, kernelName);
+    }
     return { stale: false, applied, kept };
   }
 
@@ -884,11 +805,7 @@ export class IPSetManager {
 
   private removeSet(set: IPSet): void {
     const inKernel = this.shouldBeInKernel(set);
-    if (inKernel) {
-      const planned = this.dirty.get(set.name)?.state === 'create';
-      this.dDestroy(set);
-      if (planned && this.dirty.get(set.name) === undefined) this.cancelled.set(set.name, set.kernelName);
-    }
+    if (inKernel) this.dDestroy(set);
     this.sets.delete(set.name);
     if (set.memberSets !== undefined) {
       // The reference leaves these counts behind, so former members can never be deleted (docs/reference-behaviour.md §g.2.6).
@@ -915,7 +832,10 @@ export class IPSetManager {
 
   private dDestroy(set: IPSet): void {
     set.changedAt = ++this.changes;
+    const planned = this.dirty.get(set.name)?.state === 'create';
     this.dirty.destroy(set.name, set.kernelName, set);
+    // A create cancelled before any commit may still be in flight in a plan.
+    if (planned && this.dirty.get(set.name) === undefined) this.cancelled.set(set.name, set.kernelName);
   }
 
   private dAddMember(set: IPSet, member: string): void {

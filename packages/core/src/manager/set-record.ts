@@ -4,9 +4,9 @@
  * interns member and pod-key strings. The manager decides what changes; this module
  * only stores it.
  */
-import type { MemberSource } from '../dirty-cache.js';
-import { hasNomatch, stripNomatch } from '../members.js';
-import type { SetTypeInfo } from '../set-types.js';
+import type { MemberSource } from './dirty-cache.js';
+import { hasNomatch, stripNomatch } from '../model/members.js';
+import type { SetTypeInfo } from '../model/set-types.js';
 import type { SetType } from '../types.js';
 
 /** The flag suffix of a hash-set member that is excluded (`10.0.0.0/8 nomatch`). */

@@ -2,7 +2,7 @@
  * Plan lines with the reference's apply handlers (docs/reference-behaviour.md §e.1, as planApply
  * uses them), for session tests that need plans without a manager.
  */
-import { APPLY_HANDLERS } from '../../src/plan-apply.js';
+import { APPLY_HANDLERS } from '../../src/plan/handlers.js';
 import type { CreateSpec, PlanLine, RestorePlan } from '../../src/types.js';
 
 /** The handlers planApply puts on each kind of line. */

@@ -11,9 +11,9 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { entryKey } from '../../src/members.js';
-import { planReconcile } from '../../src/plan-reconcile.js';
-import { runRestoreSession } from '../../src/session.js';
+import { entryKey } from '../../src/model/members.js';
+import { planReconcile } from '../../src/plan/plan-reconcile.js';
+import { runRestoreSession } from '../../src/session/session.js';
 import type { CommandResult, CreateSpec, DesiredSet, DesiredState, IpsetPort, SavedSet, SetHeader } from '../../src/types.js';
 import { MSG, lineError, ok } from '../helpers/scripted-port.js';
 

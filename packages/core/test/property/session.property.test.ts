@@ -8,8 +8,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { renderLine, renderRestore } from '../../src/render.js';
-import { runRestoreSession } from '../../src/session.js';
+import { renderLine, renderRestore } from '../../src/session/render.js';
+import { runRestoreSession } from '../../src/session/session.js';
 import type { ErrorHandler, IpsetPort, PlanLine, RestorePlan } from '../../src/types.js';
 import { MSG, killed, lineError, ok, fail } from '../helpers/scripted-port.js';
 

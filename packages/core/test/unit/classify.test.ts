@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifyIpsetError, type ClassifyOptions } from '../../src/classify.js';
+import { classifyIpsetError, type ClassifyOptions } from '../../src/session/classify.js';
 import type { ErrorSide, IpsetErrorKind } from '../../src/types.js';
 
 const V = 'ipset v7.17: ';
@@ -88,6 +88,23 @@ describe('classifyIpsetError: messages with a line number (docs/ipset-semantics.
       message: 'Hash is full, cannot add more elements',
       transient: false,
     });
+  });
+
+  it('finds the line number on any stderr line, and the message on that line (the session used to search the whole stderr with a regex of its own, the classifier only the first line)', () => {
+    const stderr = `warning: something first\n${V}Error in line 5: Hash is full, cannot add more elements\n`;
+    expect(classifyIpsetError(stderr, { exitCode: 1 })).toMatchObject({ kind: 'hash-full', side: 'kernel', line: 5 });
+  });
+
+  it('keeps a line number that is not a number as lineText, so that the session can say so', () => {
+    const result = classifyIpsetError(`${V}Error in line x1: Hash is full, cannot add more elements\n`, { exitCode: 1 });
+    expect(result).toEqual({ kind: 'hash-full', side: 'kernel', lineText: 'x1', message: 'Hash is full, cannot add more elements', transient: false });
+  });
+
+  it('decides the side of "does not exist" from the line\'s command: userspace on add and del (pending batch lost), kernel on the others', () => {
+    const stderr = `${V}Error in line 2: The set with the given name does not exist\n`;
+    expect(classifyIpsetError(stderr, { op: 'add' }).side).toBe('userspace');
+    expect(classifyIpsetError(stderr, { op: 'del' }).side).toBe('userspace');
+    for (const op of ['create', 'flush', 'destroy', 'swap'] as const) expect(classifyIpsetError(stderr, { op }).side).toBe('kernel');
   });
 
   it('busy is transient', () => {

@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
-import { QUOTE_LIMIT, quote } from '../../src/errors.js';
-import { canonicalMember, validateSetName } from '../../src/members.js';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import { IpsetsError, QUOTE_LIMIT, isIpsetsError, quote } from '../../src/errors.js';
+import { canonicalMember, validateSetName } from '../../src/model/members.js';
 
 describe('quote', () => {
   it('quotes short values whole, with control characters visible', () => {
@@ -34,5 +34,25 @@ describe('quote', () => {
     } catch (e) {
       expect((e as Error).message.length).toBeLessThan(1000);
     }
+  });
+});
+
+describe('IpsetsError details are typed by code', () => {
+  it('isIpsetsError narrows the code and the details to that code', () => {
+    const error: unknown = new IpsetsError('KERNEL_READ_FAILED', 'ipset save exited with 1', { details: { command: 'save', exitCode: 1 } });
+    if (!isIpsetsError(error, 'KERNEL_READ_FAILED')) throw new Error('expected a KERNEL_READ_FAILED error');
+    expectTypeOf(error.code).toEqualTypeOf<'KERNEL_READ_FAILED'>();
+    expectTypeOf(error.details.exitCode).toEqualTypeOf<number | null | undefined>();
+    expect(error.details.command).toBe('save');
+    // A field of the wrong type does not compile.
+    // @ts-expect-error exitCode is a number
+    void new IpsetsError('KERNEL_READ_FAILED', 'x', { details: { exitCode: '1' } });
+  });
+
+  it('an error of any code keeps its details readable by name', () => {
+    const error: unknown = new IpsetsError('LOCK_HELD', 'held', { details: { holder: { pid: 7 }, path: '/run/x' } });
+    if (!isIpsetsError(error)) throw new Error('expected an IpsetsError');
+    expectTypeOf(error.details['holder']).toEqualTypeOf<unknown>();
+    expect(error.details['path']).toBe('/run/x');
   });
 });

@@ -6,9 +6,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { isIpsetsError } from '../../src/errors.js';
-import { kernelName } from '../../src/naming.js';
-import { planReconcile } from '../../src/plan-reconcile.js';
-import { prefixedName } from '../../src/set-types.js';
+import { kernelName } from '../../src/model/naming.js';
+import { planReconcile } from '../../src/plan/plan-reconcile.js';
+import { prefixedName } from '../../src/model/set-types.js';
 import type { SetMetadata } from '../../src/types.js';
 import { CIDR, K, KEY_NS, NAMED_PORT, NESTED, NS, applyAll, manager, text } from './manager-fixtures.js';
 

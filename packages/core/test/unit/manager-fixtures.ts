@@ -1,8 +1,8 @@
 /** Fixtures shared by the manager and plan tests: the reference's unit-test sets and their kernel names (docs/reference-behaviour.md §a.2). */
 import { IPSetManager } from '../../src/manager/manager.js';
 import type { IPSetManagerConfig } from '../../src/manager/manager.js';
-import { planApply } from '../../src/plan-apply.js';
-import { renderRestore } from '../../src/render.js';
+import { planApply } from '../../src/plan/plan-apply.js';
+import { renderRestore } from '../../src/session/render.js';
 import type { ApplyReport, RestorePlan, SetMetadata } from '../../src/types.js';
 
 export const NS: SetMetadata = { name: 'test-ns-set', type: 'namespace' };

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { IpsetsError, isIpsetsError } from '../../src/errors.js';
 import { IPSetManager } from '../../src/manager/manager.js';
-import { kernelName } from '../../src/naming.js';
+import { kernelName } from '../../src/model/naming.js';
+import { planApply } from '../../src/plan/plan-apply.js';
 import type { SetMetadata } from '../../src/types.js';
-import { CIDR, K, KEY_NS, KEY_POD, KV_NS, KV_POD, NAMED_PORT, NESTED, NS, applyAll, lines, manager, text } from './manager-fixtures.js';
+import { CIDR, K, KEY_NS, KEY_POD, KV_NS, KV_POD, NAMED_PORT, NESTED, NS, applyAll, lines, manager, report, text } from './manager-fixtures.js';
 
 /** Runs `fn`, expects an IpsetsError with `code`, returns it. */
 function failure(fn: () => unknown, code: string): IpsetsError {
@@ -96,6 +97,19 @@ describe('IPSetManager: creating sets', () => {
     expect(m.deleteIPSet('podlabel-x:YMaaIZ')).toBe(true);
     // The kernel still holds azure-npm-2900316864 until the destroy is applied.
     failure(() => m.createIPSets([{ name: 'msobb-target', type: 'namespace' }]), 'KERNEL_NAME_COLLISION');
+    expect(applyAll(m)).toBe(lines('-F azure-npm-2900316864', '-X azure-npm-2900316864'));
+    m.createIPSets([{ name: 'msobb-target', type: 'namespace' }]);
+    expect(text(m)).toBe(lines('-N azure-npm-2900316864 --exist nethash'));
+  });
+
+  it('keeps the kernel name of a set deleted before it reached the kernel claimed until the next commit: a plan made before the delete may still create it', () => {
+    const m = manager({ scheme: 'fnv32' });
+    m.createIPSets([{ name: 'x:YMaaIZ', type: 'keyValueLabelOfPod' }]);
+    const plan = planApply(m); // in flight: it creates azure-npm-2900316864
+    expect(m.deleteIPSet('podlabel-x:YMaaIZ')).toBe(true);
+    failure(() => m.createIPSets([{ name: 'msobb-target', type: 'namespace' }]), 'KERNEL_NAME_COLLISION');
+    m.commit(report(plan));
+    // The plan did create it: now it is a set to destroy, and its name stays claimed until that lands.
     expect(applyAll(m)).toBe(lines('-F azure-npm-2900316864', '-X azure-npm-2900316864'));
     m.createIPSets([{ name: 'msobb-target', type: 'namespace' }]);
     expect(text(m)).toBe(lines('-N azure-npm-2900316864 --exist nethash'));

@@ -11,7 +11,7 @@ import {
   stripNomatch,
   validateSetName,
   type MemberKind,
-} from '../../src/members.js';
+} from '../../src/model/members.js';
 
 function errorOf(fn: () => unknown): Error & { code?: string; details?: Record<string, unknown> } {
   try {

@@ -10,7 +10,7 @@ import {
   validateKernelSetName,
   validateOwner,
   validateOwnerPrefix,
-} from '../../src/naming.js';
+} from '../../src/model/naming.js';
 import { isIpsetsError } from '../../src/errors.js';
 
 // docs/reference-behaviour.md §a.2, both tables.

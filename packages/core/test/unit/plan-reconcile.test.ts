@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { isIpsetsError } from '../../src/errors.js';
-import { planReconcile } from '../../src/plan-reconcile.js';
-import { parseSave } from '../../src/save-parser.js';
-import { renderRestore } from '../../src/render.js';
+import { planReconcile } from '../../src/plan/plan-reconcile.js';
+import { parseSave } from '../../src/parse/save-parser.js';
+import { renderRestore } from '../../src/session/render.js';
 import type { CreateSpec, DesiredSet, DesiredState, RestorePlan, SavedSet, SetHeader } from '../../src/types.js';
-import { temporaryName } from '../../src/rebuild.js';
+import { temporaryName } from '../../src/plan/rebuild.js';
+import { APPLY_HANDLERS } from '../../src/plan/handlers.js';
+import { runRestoreSession } from '../../src/session/session.js';
+import { createScriptedPort, lineError, ok } from '../helpers/scripted-port.js';
 
 const OWNER = 'azure-npm-';
 const NET = 'family inet hashsize 1024 maxelem 65536 bucketsize 12 initval 0x1a2b3c4d';
@@ -312,5 +315,21 @@ describe('planReconcile: a saved member that is not canonical is never echoed (t
     expect(p.notes).toHaveLength(101);
     expect(p.notes![100]!.message).toBe('4900 more ipset save line(s) were not understood');
     for (const n of p.notes!) expect(n.message.length).toBeLessThan(600);
+  });
+});
+
+describe('planReconcile: a list -D whose member set is gone', () => {
+  it('is ignorable, as in apply: a set a list holds cannot be destroyed, so a gone member is not in the list (reconcile used to report the list not converged)', async () => {
+    const p = plan(desired(want(L, 'setlist'), want(B, 'nethash')), [saved(L, 'list:set', [A]), saved(A, 'hash:net'), saved(B, 'hash:net')]);
+    const del = p.lines.find((l) => l.op === 'del')!;
+    expect(renderRestore({ lines: [del] })).toBe(`-D ${L} ${A}\n`);
+    expect(del.onError).toBe(APPLY_HANDLERS.delFromList);
+    // Someone removed A from the list and destroyed it between the save and the restore.
+    const port = createScriptedPort();
+    const index = p.lines.indexOf(del);
+    port.push('restore', lineError(index + 1, 'Set to be added/deleted/tested as element does not exist.'), ok());
+    const report = await runRestoreSession(p, port);
+    expect(report.skipped).toEqual([expect.objectContaining({ index, kind: 'member-set-missing', outcome: 'ignorable' })]);
+    expect(report.failedSets).not.toContain(L);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderLine, renderRestore } from '../../src/render.js';
+import { renderLine, renderRestore } from '../../src/session/render.js';
 import type { PlanLine, RestorePlan } from '../../src/types.js';
 
 const onError = [{ when: 'any', then: 'skip-line', report: 'not-converged' }] as const;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { IpsetsError } from '../../src/errors.js';
-import { renderRestore } from '../../src/render.js';
-import { createRestoreSession, pendingBatchStart, runRestoreSession } from '../../src/session.js';
+import { renderRestore } from '../../src/session/render.js';
+import { createRestoreSession, pendingBatchStart, runRestoreSession } from '../../src/session/session.js';
 import type { PlanLine, RestorePlan } from '../../src/types.js';
 import { add, addToList, create, del, destroy, flush, planOf } from '../helpers/plan-builders.js';
 import { MSG, createScriptedPort, fail, killed, lineError, ok } from '../helpers/scripted-port.js';

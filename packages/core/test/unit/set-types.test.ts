@@ -10,7 +10,7 @@ import {
   sameSetFamily,
   setTypeInfo,
   validateSetMetadata,
-} from '../../src/set-types.js';
+} from '../../src/model/set-types.js';
 import type { SetType } from '../../src/types.js';
 
 // docs/reference-behaviour.md §a.1

@@ -28,7 +28,7 @@
  * belongs to one member), and creating many sets (300 creates in one namespace
  * succeed, so `max-sets` is no concern of one set).
  */
-import type { ClassifiedError, PlanLine } from './types.js';
+import type { ClassifiedError, PlanLine } from '../types.js';
 
 /** What a failure means for one later line of the same set in the same attempt. */
 export type LaterLineFate = 'skip' | 'stop';

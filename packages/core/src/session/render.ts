@@ -15,12 +15,12 @@
  * would make the recovery session blame the wrong line. A line that breaks a rule is
  * an {@link IpsetsError} and no text is returned.
  */
-import { createSpecText, validateCapacity } from './capacity.js';
-import { IpsetsError, quote } from './errors.js';
-import { isCanonicalHost, isCanonicalMember, isValidKernelSetName, stripNomatch } from './members.js';
-import type { MemberKind } from './members.js';
-import { CREATE_SPECS, familyOfSpec, isCreateSpec, kernelTypeOfSpec } from './set-types.js';
-import type { KernelSetType, PlanLine, RestorePlan } from './types.js';
+import { createSpecText, validateCapacity } from '../model/capacity.js';
+import { IpsetsError, quote } from '../errors.js';
+import { isCanonicalHost, isCanonicalMember, isValidKernelSetName, stripNomatch } from '../model/members.js';
+import type { MemberKind } from '../model/members.js';
+import { CREATE_SPECS, familyOfSpec, isCreateSpec, kernelTypeOfSpec } from '../model/set-types.js';
+import type { KernelSetType, PlanLine, RestorePlan } from '../types.js';
 
 /** The member grammar of a set: its kernel type, plus `family inet6` for an IPv6 hash set. */
 type MemberGrammar = KernelSetType | 'hash:net family inet6' | 'hash:ip,port family inet6';

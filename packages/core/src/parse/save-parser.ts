@@ -7,8 +7,8 @@
  * only what it keeps, because a million-member save must parse in a fraction of the
  * time `ipset save` took to print it.
  */
-import { quote } from './errors.js';
-import type { ParseProblem, SavedSet, SaveSnapshot, SetHeader } from './types.js';
+import { quote } from '../errors.js';
+import type { ParseProblem, SavedSet, SaveSnapshot, SetHeader } from '../types.js';
 
 /**
  * Problems {@link parseSave} keeps in full; past them it only counts

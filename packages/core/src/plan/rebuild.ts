@@ -28,29 +28,10 @@
  * ids never share one and a crashed writer's temporary is found again: by its own next
  * rebuild of the set (step 1) and by any reconcile, to which it is an undesired owned set.
  */
-import type { SetCapacity } from './capacity.js';
-import { sha256Base36 } from './naming.js';
-import type { CreateSpec, ErrorHandler, PlanLine } from './types.js';
-
-function handlers(...list: ErrorHandler[]): readonly ErrorHandler[] {
-  return Object.freeze(list.map((h) => Object.freeze(h)));
-}
-
-/** Handlers of the rebuild lines (see the module documentation). */
-export const REBUILD_HANDLERS = Object.freeze({
-  /** Step 1: a leftover temporary that is already gone is fine; anything else abandons the rebuild. */
-  clear: handlers(
-    { when: 'set-missing', then: 'skip-line', report: 'ignorable' },
-    { when: 'any', then: 'skip-section', report: 'not-converged' },
-  ),
-  /** Steps 2-4: abandon the rebuild; the live set keeps its old contents. */
-  build: handlers({ when: 'any', then: 'skip-section', report: 'not-converged' }),
-  /** Step 5: gone already is fine; otherwise the temporary stays and the set is reported. */
-  cleanup: handlers(
-    { when: 'set-missing', then: 'skip-line', report: 'ignorable' },
-    { when: 'any', then: 'skip-line', report: 'not-converged' },
-  ),
-});
+import type { SetCapacity } from '../model/capacity.js';
+import { sha256Base36 } from '../model/naming.js';
+import { REBUILD_HANDLERS, rebuildCleanupSection } from './handlers.js';
+import type { CreateSpec, PlanLine } from '../types.js';
 
 /**
  * True for a rebuild's cleanup line reported for the live set (`cleanupReportsLive`):
@@ -58,11 +39,6 @@ export const REBUILD_HANDLERS = Object.freeze({
  */
 export function leavesTemporary(line: PlanLine): boolean {
   return line.op === 'destroy' && line.subject !== undefined && line.section === rebuildCleanupSection(line.subject);
-}
-
-/** Section of a rebuild's cleanup line (`-X` of the temporary), apart from the build. */
-export function rebuildCleanupSection(live: string): string {
-  return `rebuild-cleanup-${live}`;
 }
 
 /**

@@ -25,11 +25,11 @@
  * it over an {@link IpsetPort}.
  */
 import { classifyIpsetError } from './classify.js';
-import { IpsetsError, isIpsetsError, quote } from './errors.js';
+import { IpsetsError, isIpsetsError, quote } from '../errors.js';
 import { renderRestore } from './render.js';
-import { leavesTemporary } from './rebuild.js';
+import { leavesTemporary } from '../plan/rebuild.js';
 import { laterLinesOfSetFail } from './set-failures.js';
-import type { IpsetsErrorCode } from './errors.js';
+import type { IpsetsErrorCode } from '../errors.js';
 import type {
   AbortSignalLike,
   ApplyReport,
@@ -41,7 +41,7 @@ import type {
   PlanLine,
   RestorePlan,
   SkippedLine,
-} from './types.js';
+} from '../types.js';
 
 /**
  * Default number of `ipset restore` runs without progress per session (the reference's
@@ -137,13 +137,6 @@ function handlerFor(line: PlanLine, kind: ClassifiedError['kind']): ErrorHandler
   return line.onError.find((h) => h.when === kind || h.when === 'any');
 }
 
-const LINE_NUMBER = /Error in line\s+([^:\s]*)\s*:/;
-
-/** The side of an error at line `line`: "does not exist" is caught in userspace on add/del only (docs/ipset-semantics.md §3.1). */
-function sideFor(error: ClassifiedError, line: PlanLine): ClassifiedError['side'] {
-  if (error.kind === 'set-missing') return isBatched(line) ? 'userspace' : 'kernel';
-  return error.side;
-}
 
 /**
  * Starts a restore session over `plan` (see the module documentation). Attempt 1 is
@@ -284,8 +277,8 @@ export function createRestoreSession(plan: RestorePlan, options: RestoreSessionO
       return;
     }
 
-    const match = LINE_NUMBER.exec(result.stderr);
-    if (match === null) {
+    // Line number and side come from the classifier only.
+    if (base.line === undefined && base.lineText === undefined) {
       if (base.kind === 'busy') {
         conclude(attempt, result, 'retry', base);
         return;
@@ -304,22 +297,21 @@ export function createRestoreSession(plan: RestorePlan, options: RestoreSessionO
       return;
     }
 
-    const raw = match[1]!;
-    if (!/^\d+$/.test(raw)) {
+    if (base.line === undefined) {
       push(attempt, result, 'abort', base);
       end(
         'RESTORE_FAILED',
-        `${describe(attempt, result)}; the line number ${quote(raw)} is not a number, expected 1-${indices.length}.`,
+        `${describe(attempt, result)}; the line number ${quote(base.lineText)} is not a number, expected 1-${indices.length}.`,
         base,
       );
       return;
     }
-    const n = Number(raw);
+    const n = base.line;
     if (n < 1 || n > indices.length) {
       push(attempt, result, 'abort', base);
       end(
         'RESTORE_FAILED',
-        `${describe(attempt, result)}; line ${raw} is outside the ${indices.length} line(s) sent, expected 1-${indices.length}.`,
+        `${describe(attempt, result)}; line ${n} is outside the ${indices.length} line(s) sent, expected 1-${indices.length}.`,
         base,
       );
       return;
@@ -328,8 +320,8 @@ export function createRestoreSession(plan: RestorePlan, options: RestoreSessionO
     const p = n - 1;
     const index = indices[p]!;
     const line = plan.lines[index]!;
-    const classified = classifyIpsetError(result.stderr, { exitCode: result.exitCode, signal: result.signal, op: line.op });
-    const error: ClassifiedError = { ...classified, side: sideFor(classified, line), line: n };
+    // The line's command decides the side of "does not exist" (docs/ipset-semantics.md §3.1).
+    const error = classifyIpsetError(result.stderr, { exitCode: result.exitCode, signal: result.signal, op: line.op });
     const resumeAt = error.side === 'userspace' ? pendingBatchStart(plan, indices, p) : p;
     markApplied(indices, 0, resumeAt);
 

@@ -21,9 +21,9 @@
  *   same name already exists`); with another `hashsize` it succeeds and changes
  *   nothing: the kernel does not compare hashsize, and grows it by itself as the set fills.
  */
-import { IpsetsError, quote } from './errors.js';
-import type { IpsetsErrorCode } from './errors.js';
-import type { CreateSpec } from './types.js';
+import { IpsetsError, quote } from '../errors.js';
+import type { IpsetsErrorCode } from '../errors.js';
+import type { CreateSpec } from '../types.js';
 
 /** `maxelem` and `hashsize` of one set; an absent field is the default. */
 export interface SetCapacity {

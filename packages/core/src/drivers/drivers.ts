@@ -4,17 +4,17 @@
  * pure planners and the pure session, so a simulator can run
  * apply → report → commit against any port without Node.
  */
-import { IpsetsError, isIpsetsError, quote } from './errors.js';
-import { DEFAULT_OWNER, isOwnedSetName, validateOwnerPrefix } from './naming.js';
-import type { IPSetManager } from './manager/manager.js';
-import { planApply, planApplyWithSave } from './plan-apply.js';
-import { planReconcile } from './plan-reconcile.js';
-import type { PlanReconcileOptions } from './plan-reconcile.js';
-import { planResetDestroy, planResetFlush } from './plan-reset.js';
-import { parseListHeaders, parseListNames, parseSave } from './save-parser.js';
-import { runRestoreSession } from './session.js';
-import type { RunRestoreSessionOptions } from './session.js';
-import type { ApplyReport, CommandResult, DesiredState, IpsetPort, PortCallOptions, RestorePlan, SaveSnapshot } from './types.js';
+import { IpsetsError, isIpsetsError, quote } from '../errors.js';
+import { DEFAULT_OWNER, isOwnedSetName, validateOwnerPrefix } from '../model/naming.js';
+import type { IPSetManager } from '../manager/manager.js';
+import { planApply, planApplyWithSave } from '../plan/plan-apply.js';
+import { planReconcile } from '../plan/plan-reconcile.js';
+import type { PlanReconcileOptions } from '../plan/plan-reconcile.js';
+import { planResetDestroy, planResetFlush } from '../plan/plan-reset.js';
+import { parseListHeaders, parseListNames, parseSave } from '../parse/save-parser.js';
+import { runRestoreSession } from '../session/session.js';
+import type { RunRestoreSessionOptions } from '../session/session.js';
+import type { ApplyReport, CommandResult, DesiredState, IpsetPort, PortCallOptions, RestorePlan, SaveSnapshot } from '../types.js';
 
 /** Options of the drivers: the session's attempt budget and an abort signal passed to every port call. */
 export type DriverOptions = RunRestoreSessionOptions;
@@ -48,9 +48,6 @@ export interface ResetOptions extends DriverOptions {
    */
   manager?: IPSetManager;
 }
-
-/** Default owner prefix of a reset: {@link DEFAULT_OWNER} (kept as a name of its own for callers that used it). */
-export const DEFAULT_RESET_OWNER = DEFAULT_OWNER;
 
 /** What {@link resetIPSets} did. */
 export interface ResetReport {

@@ -5,31 +5,10 @@
  * the rest. Error handlers follow the reference's reset handlers (docs/reference-behaviour.md §e.1), with outcomes instead
  * of callbacks.
  */
-import { IpsetsError, quote } from './errors.js';
-import { isOwnedSetName, validateOwnerPrefix } from './naming.js';
-import type { ErrorHandler, PlanLine, PlanNote, RestorePlan } from './types.js';
-
-/** Section id of a reset line, as the reference writes it (`delete-<name>`). */
-function resetSection(name: string): string {
-  return `delete-${name}`;
-}
-
-function frozen(handlers: ErrorHandler[]): readonly ErrorHandler[] {
-  return Object.freeze(handlers.map((h) => Object.freeze(h)));
-}
-
-/** Handlers of a reset `-F` line: a set that is gone needs no flush; anything else leaves it unflushed. */
-export const RESET_FLUSH_HANDLERS: readonly ErrorHandler[] = frozen([
-  { when: 'set-missing', then: 'skip-line', report: 'ignorable' },
-  { when: 'any', then: 'skip-line', report: 'not-converged' },
-]);
-
-/** Handlers of a reset `-X` line: referenced sets stay (reported), gone sets are fine, anything else failed. */
-export const RESET_DESTROY_HANDLERS: readonly ErrorHandler[] = frozen([
-  { when: 'set-in-use', then: 'skip-line', report: 'in-use' },
-  { when: 'set-missing', then: 'skip-line', report: 'ignorable' },
-  { when: 'any', then: 'skip-line', report: 'not-converged' },
-]);
+import { IpsetsError, quote } from '../errors.js';
+import { isOwnedSetName, validateOwnerPrefix } from '../model/naming.js';
+import { RESET_DESTROY_HANDLERS, RESET_FLUSH_HANDLERS, deleteSection } from './handlers.js';
+import type { PlanLine, PlanNote, RestorePlan } from '../types.js';
 
 function unique(names: Iterable<string>): string[] {
   return [...new Set(names)];
@@ -54,7 +33,7 @@ export function planResetFlush(names: Iterable<string>, owner: string): RestoreP
         { details: { name, owner } },
       );
     }
-    lines.push({ op: 'flush', set: name, section: resetSection(name), onError: RESET_FLUSH_HANDLERS });
+    lines.push({ op: 'flush', set: name, section: deleteSection(name), onError: RESET_FLUSH_HANDLERS });
   }
   return { lines };
 }
@@ -79,7 +58,7 @@ export function planResetDestroy(names: Iterable<string>, leaked: Iterable<strin
       });
       continue;
     }
-    lines.push({ op: 'destroy', set: name, section: resetSection(name), onError: RESET_DESTROY_HANDLERS });
+    lines.push({ op: 'destroy', set: name, section: deleteSection(name), onError: RESET_DESTROY_HANDLERS });
   }
   return notes.length > 0 ? { lines, notes } : { lines };
 }

@@ -2,9 +2,9 @@
  * Kernel set names (docs/reference-behaviour.md §a.2): owner prefix + digest of the
  * prefixed name, never longer than the kernel's 31 characters.
  */
-import { IpsetsError, quote } from './errors.js';
+import { IpsetsError, quote } from '../errors.js';
 import { sha256, utf8Bytes } from './sha256.js';
-import type { NamingScheme } from './types.js';
+import type { NamingScheme } from '../types.js';
 import { isValidKernelSetName, validateSetName } from './members.js';
 
 export { sha256, sha256Hex, utf8Bytes } from './sha256.js';

@@ -40,28 +40,28 @@
  * before a list adds it, and the planned order is deterministic: desired sets in
  * desired order, kernel sets in snapshot order, members in desired or snapshot order.
  */
-import { DEFAULT_HASHSIZE, effectiveCapacity, validateCapacity } from './capacity.js';
+import { DEFAULT_HASHSIZE, effectiveCapacity, validateCapacity } from '../model/capacity.js';
 import { DEFAULT_GROWTH_CEILING, growMaxelem, pushRebuildLines, temporaryName } from './rebuild.js';
+import { RECONCILE_HANDLERS, addOrUpdateSection, deleteSection } from './handlers.js';
 import type { GrowthPolicy } from './rebuild.js';
-import type { SetCapacity } from './capacity.js';
-import { IpsetsError, quote } from './errors.js';
-import { canonicalMember, entryKey, hostAddress, hostAddressIn, isCanonicalMember, validateSetName } from './members.js';
-import { unreadMemberSpans } from './save-parser.js';
-import type { MemberKind } from './members.js';
-import { isOwnedSetName, validateOwnerPrefix } from './naming.js';
-import { CREATE_SPECS, familyOfSpec, isCreateSpec, kernelTypeOfSpec } from './set-types.js';
+import type { SetCapacity } from '../model/capacity.js';
+import { IpsetsError, quote } from '../errors.js';
+import { canonicalMember, entryKey, hostAddress, hostAddressIn, isCanonicalMember, validateSetName } from '../model/members.js';
+import { unreadMemberSpans } from '../parse/save-parser.js';
+import type { MemberKind } from '../model/members.js';
+import { isOwnedSetName, validateOwnerPrefix } from '../model/naming.js';
+import { CREATE_SPECS, familyOfSpec, isCreateSpec, kernelTypeOfSpec } from '../model/set-types.js';
 import type {
   CreateSpec,
   DesiredSet,
   DesiredState,
-  ErrorHandler,
   PlanLine,
   PlanNote,
   RestorePlan,
   SavedSet,
   SaveSnapshot,
   SetHeader,
-} from './types.js';
+} from '../types.js';
 
 /** Options of {@link planReconcile}. */
 export interface PlanReconcileOptions {
@@ -87,37 +87,6 @@ export interface PlanReconcileOptions {
 const DEFAULT_MAXELEM = '65536';
 const DEFAULT_LIST_SIZE = '8';
 
-function freeze(handlers: ErrorHandler[]): readonly ErrorHandler[] {
-  return Object.freeze(handlers.map((h) => Object.freeze(h)));
-}
-
-// Handlers follow the reference's apply handlers (docs/reference-behaviour.md §e.1), with outcomes.
-const CREATE_HANDLERS = freeze([
-  { when: 'set-exists', then: 'skip-section', report: 'not-converged' },
-  { when: 'any', then: 'skip-section', report: 'not-converged' },
-]);
-const ADD_HANDLERS = freeze([{ when: 'any', then: 'skip-line', report: 'not-converged' }]);
-const LIST_ADD_HANDLERS = freeze([
-  { when: 'member-set-missing', then: 'skip-line', report: 'not-converged' },
-  { when: 'any', then: 'skip-line', report: 'not-converged' },
-]);
-const DEL_HANDLERS = freeze([{ when: 'any', then: 'skip-line', report: 'not-converged' }]);
-const DESTROY_HANDLERS = freeze([
-  { when: 'set-in-use', then: 'skip-line', report: 'in-use' },
-  { when: 'set-missing', then: 'skip-line', report: 'ignorable' },
-  { when: 'any', then: 'skip-line', report: 'not-converged' },
-]);
-// Destroying a conflicting set before recreating it: if the destroy is refused, its
-// create would fail too, so the whole section goes; if the set is already gone, fine.
-const RECREATE_DESTROY_HANDLERS = freeze([
-  { when: 'set-missing', then: 'skip-line', report: 'ignorable' },
-  { when: 'any', then: 'skip-section', report: 'not-converged' },
-]);
-
-// Flushing a set before refilling it (its saved contents cannot be echoed): if the
-// flush fails, its adds go with it.
-const REBUILD_FLUSH_HANDLERS = freeze([{ when: 'any', then: 'skip-section', report: 'not-converged' }]);
-
 function unreadableNote(saved: SavedSet, member: string): PlanNote {
   return {
     set: saved.name,
@@ -125,9 +94,6 @@ function unreadableNote(saved: SavedSet, member: string): PlanNote {
     message: `set ${quote(saved.name)} holds ${quote(member)}, which is not in the canonical form ipset prints for ${saved.type}; it is never copied into a plan: the set is flushed and refilled with its desired members`,
   };
 }
-
-const updateSection = (name: string): string => `add/update-${name}`;
-const deleteSection = (name: string): string => `delete-${name}`;
 
 /** A desired set, validated, with canonical members keyed by kernel entry. */
 interface Wanted {
@@ -518,14 +484,14 @@ export function planReconcile(
           unreadable = m;
           break;
         }
-        dels.push({ op: 'del', set: s.name, member: m, section: updateSection(s.name), onError: DEL_HANDLERS });
+        dels.push({ op: 'del', set: s.name, member: m, section: addOrUpdateSection(s.name), onError: RECONCILE_HANDLERS.delFromList });
       } else {
         after.add(m);
       }
     }
     if (unreadable !== undefined) {
       notes.push(unreadableNote(s, unreadable));
-      line({ op: 'flush', set: s.name, section: updateSection(s.name), onError: REBUILD_FLUSH_HANDLERS });
+      line({ op: 'flush', set: s.name, section: addOrUpdateSection(s.name), onError: RECONCILE_HANDLERS.flushToRefill });
       listAfter.set(s.name, new Set());
     } else {
       for (const d of dels) line(d);
@@ -537,13 +503,13 @@ export function planReconcile(
   for (const s of kernel.values()) {
     if (s.type !== 'list:set') continue;
     const f = fate.get(s.name);
-    if (f === 'destroy') line({ op: 'destroy', set: s.name, section: deleteSection(s.name), onError: DESTROY_HANDLERS });
-    if (f === 'recreate') line({ op: 'destroy', set: s.name, section: updateSection(s.name), onError: RECREATE_DESTROY_HANDLERS });
+    if (f === 'destroy') line({ op: 'destroy', set: s.name, section: deleteSection(s.name), onError: RECONCILE_HANDLERS.destroy });
+    if (f === 'recreate') line({ op: 'destroy', set: s.name, section: addOrUpdateSection(s.name), onError: RECONCILE_HANDLERS.destroyToRecreate });
   }
   // (D)
   for (const s of kernel.values()) {
     if (s.type !== 'list:set' && fate.get(s.name) === 'recreate') {
-      line({ op: 'destroy', set: s.name, section: updateSection(s.name), onError: RECREATE_DESTROY_HANDLERS });
+      line({ op: 'destroy', set: s.name, section: addOrUpdateSection(s.name), onError: RECONCILE_HANDLERS.destroyToRecreate });
     }
   }
 
@@ -551,7 +517,7 @@ export function planReconcile(
   for (const [name, w] of wanted) {
     const f = fate.get(name);
     if (f === undefined || f === 'recreate') {
-      line({ op: 'create', set: name, spec: w.set.spec, ...(target.get(name) ?? w.capacity), section: updateSection(name), onError: CREATE_HANDLERS });
+      line({ op: 'create', set: name, spec: w.set.spec, ...(target.get(name) ?? w.capacity), section: addOrUpdateSection(name), onError: RECONCILE_HANDLERS.create });
     }
   }
 
@@ -560,7 +526,7 @@ export function planReconcile(
     if (w.list) continue;
     const f = fate.get(name);
     if (f === 'conflict-stay') continue;
-    const section = updateSection(name);
+    const section = addOrUpdateSection(name);
     const members = w.members;
     if (f === 'rebuild') {
       const capacity = target.get(name) ?? w.capacity;
@@ -614,19 +580,19 @@ export function planReconcile(
         m ??= spans!.member(i);
         if (address >= 0 || isCanonicalMember(type, m, familyOfSpec(w.set.spec))) {
           // Not desired, or its nomatch flag switches: delete (and add back below).
-          line({ op: 'del', set: name, member: m, section, onError: DEL_HANDLERS });
+          line({ op: 'del', set: name, member: m, section, onError: RECONCILE_HANDLERS.delFromSet });
         } else {
           // Never echo a member ipset would not print: rebuild the set instead.
           lines.length = start;
           notes.push(unreadableNote(saved, m));
-          line({ op: 'flush', set: name, section, onError: REBUILD_FLUSH_HANDLERS });
+          line({ op: 'flush', set: name, section, onError: RECONCILE_HANDLERS.flushToRefill });
           have.fill(0);
           break;
         }
       }
     }
     for (let i = 0; i < members.length; i++) {
-      if (have[i] === 0) line({ op: 'add', set: name, member: members[i]!, section, onError: ADD_HANDLERS });
+      if (have[i] === 0) line({ op: 'add', set: name, member: members[i]!, section, onError: RECONCILE_HANDLERS.addToSet });
     }
   }
 
@@ -635,14 +601,14 @@ export function planReconcile(
     if (!w.list || fate.get(name) === 'conflict-stay') continue;
     const after = listAfter.get(name) ?? new Set<string>();
     for (const m of w.members) {
-      if (!after.has(m)) line({ op: 'add', set: name, member: m, section: updateSection(name), onError: LIST_ADD_HANDLERS });
+      if (!after.has(m)) line({ op: 'add', set: name, member: m, section: addOrUpdateSection(name), onError: RECONCILE_HANDLERS.addToList });
     }
   }
 
   // (H) Undesired hash sets, released above.
   for (const s of kernel.values()) {
     if (s.type !== 'list:set' && fate.get(s.name) === 'destroy') {
-      line({ op: 'destroy', set: s.name, section: deleteSection(s.name), onError: DESTROY_HANDLERS });
+      line({ op: 'destroy', set: s.name, section: deleteSection(s.name), onError: RECONCILE_HANDLERS.destroy });
     }
   }
 

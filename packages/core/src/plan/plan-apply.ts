@@ -7,76 +7,15 @@
  * come in the order they became dirty and members in the order they were added —
  * never hash order — so the same calls give the same plan, byte for byte.
  */
-import { quote } from './errors.js';
-import { isCanonicalMember } from './members.js';
-import type { IPSetManager } from './manager/manager.js';
-import type { DirtySnapshot, PlanSetView } from './manager/basis.js';
-import type { SetCapacity } from './capacity.js';
+import { quote } from '../errors.js';
+import { isCanonicalMember } from '../model/members.js';
+import type { IPSetManager } from '../manager/manager.js';
+import type { DirtySnapshot, PlanSetView } from '../manager/basis.js';
+import type { SetCapacity } from '../model/capacity.js';
 import { REBUILD_EXTRA_LINES, pushRebuildLines, temporaryName } from './rebuild.js';
-import type { DirtyEntry } from './dirty-cache.js';
-import type { ErrorHandler, PlanLine, PlanNote, RestorePlan, SaveSnapshot, SavedSet } from './types.js';
-
-function handlers(...list: ErrorHandler[]): readonly ErrorHandler[] {
-  return Object.freeze(list.map((h) => Object.freeze(h)));
-}
-
-/**
- * The reference's error handlers per line kind (docs/reference-behaviour.md §e.1), shared by every line of a kind.
- * First match wins; `any` matches every error.
- */
-export const APPLY_HANDLERS = Object.freeze({
-  /** `-N`: abort the set's section (its adds and deletes). */
-  create: handlers(
-    { when: 'set-exists', then: 'skip-section', report: 'not-converged' },
-    { when: 'any', then: 'skip-section', report: 'not-converged' },
-  ),
-  /** `-A` to a list. */
-  addToList: handlers(
-    { when: 'member-set-missing', then: 'skip-line', report: 'not-converged' },
-    { when: 'any', then: 'skip-line', report: 'not-converged' },
-  ),
-  /** `-A` to a hash set. */
-  addToSet: handlers({ when: 'any', then: 'skip-line', report: 'not-converged' }),
-  /** `-D` from a hash set. */
-  del: handlers({ when: 'any', then: 'skip-line', report: 'not-converged' }),
-  /**
-   * `-D` from a list (not in the reference): a member set that no longer exists cannot be
-   * in the list, so the delete's goal already holds. Without this a list whose apply
-   * failed once re-sends `-D list gone-member` forever and counts toward the
-   * consecutive-failure limit while the kernel is correct.
-   */
-  delFromList: handlers(
-    { when: 'member-set-missing', then: 'skip-line', report: 'ignorable' },
-    { when: 'any', then: 'skip-line', report: 'not-converged' },
-  ),
-  /** `-F` of a set to destroy: aborting the section drops its `-X`. */
-  flush: handlers(
-    { when: 'set-missing', then: 'skip-section', report: 'ignorable' },
-    { when: 'any', then: 'skip-section', report: 'not-converged' },
-  ),
-  /** `-X`. */
-  destroy: handlers(
-    { when: 'set-in-use', then: 'skip-line', report: 'in-use' },
-    { when: 'any', then: 'skip-line', report: 'not-converged' },
-  ),
-  /**
-   * `-F` of a set whose kernel contents are unknown, before re-adding all its members
-   * (not in the reference): on failure the set's section is abandoned. No longer planned —
-   * such sets are rebuilt through a temporary set and swap (rebuild.ts) — and kept for
-   * callers that build plans by hand.
-   */
-  resync: handlers({ when: 'any', then: 'skip-section', report: 'not-converged' }),
-});
-
-/** Section of a set's create, member lines and resync flush (the reference's `add/update-<prefixed>`). */
-export function addOrUpdateSection(prefixedName: string): string {
-  return `add/update-${prefixedName}`;
-}
-
-/** Section of a set's flush and destroy (the reference's `delete-<prefixed>`). */
-export function deleteSection(prefixedName: string): string {
-  return `delete-${prefixedName}`;
-}
+import { APPLY_HANDLERS, addOrUpdateSection, deleteSection } from './handlers.js';
+import type { DirtyEntry } from '../manager/dirty-cache.js';
+import type { PlanLine, PlanNote, RestorePlan, SaveSnapshot, SavedSet } from '../types.js';
 
 // Line objects are built as literals with only the fields their op uses (three
 // shapes: create, add/del, flush/destroy): a million-line plan is a million objects,
@@ -231,8 +170,9 @@ function snapshotOf(source: PlanSource): DirtySnapshot {
  * With `options.kernelSets` (the names `ipset list -n` printed), a set to update that
  * the kernel no longer holds is planned as a create with all its members.
  *
- * The plan's `basis` lets `manager.commit(report)` clear exactly what reached the
- * kernel; a newer plan makes older ones stale.
+ * `source` is the manager or its {@link DirtySnapshot}; planning changes nothing in the
+ * manager. The plan's `basis` lets `manager.commit(basis, report)` clear exactly what
+ * reached the kernel.
  */
 export function planApply(source: PlanSource, options: PlanApplyOptions = {}): RestorePlan {
   const { kernelSets } = options;

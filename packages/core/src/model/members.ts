@@ -10,9 +10,9 @@
  * The scanners are hand-written (no regular expressions): this runs on every
  * member of states with a million members.
  */
-import { IpsetsError, quote } from './errors.js';
+import { IpsetsError, quote } from '../errors.js';
 import { formatIPv6, isZeroIPv6, maskIPv6, scanIPv6 } from './members-inet6.js';
-import type { AddressFamily, SetType } from './types.js';
+import type { AddressFamily, SetType } from '../types.js';
 
 /** Kernel set types that hold addresses (list:set members are set names). */
 export type MemberKind = 'hash:net' | 'hash:ip,port';

@@ -3,7 +3,7 @@
  * what went wrong (`kind`), who caught it (`side`), on which line, and whether
  * running the same input again can succeed (`transient`).
  */
-import type { ClassifiedError, ErrorSide, IpsetErrorKind, PlanOp } from './types.js';
+import type { ClassifiedError, ErrorSide, IpsetErrorKind, PlanOp } from '../types.js';
 
 /** The command of the line an error is reported for, when the caller knows it. */
 export type ClassifyOp = PlanOp | 'test' | 'rename' | 'swap';
@@ -81,7 +81,8 @@ const RULES: readonly Rule[] = [
 ];
 
 const VERSION_PREFIX = /^ipset v[0-9][0-9.]*: /;
-const LINE_PREFIX = /^Error in line (\d+): /;
+/** `Error in line N: ` of restore mode; N is whatever stands there (a number unless ipset is broken). */
+const LINE_PREFIX = /^Error in line\s+([^:\s]*)\s*: ?/;
 const TRY_HELP = "Try `ipset help' for more information.";
 const PORT_ERROR = /^cannot parse '.*' as an? .* port$/;
 
@@ -130,8 +131,10 @@ function signalOf(options: ClassifyOptions, stderr: string): string | undefined 
  *   (pass `options.op`; kernel-side without it). Unrecognised messages are
  *   `userspace` unless they say `Kernel error received:`: resending a batch under
  *   `-exist` is harmless, losing one is not.
- * - `line`: from `Error in line N:`; absent for parameter problems, the multi-line
- *   port errors and crashes.
+ * - `line`: from `Error in line N:` on the first stderr line that has one (its message
+ *   decides the kind); absent for parameter problems, the multi-line port errors and
+ *   crashes. `lineText` instead when N is not a number. The session takes both from
+ *   here: this is the only reader of line numbers.
  * - `message`: without `ipset vX.Y: ` and `Error in line N: `; multi-line messages
  *   keep their lines, joined by `\n`.
  * - `transient`: `busy`, and signals other than the deterministic ones (SIGSEGV,
@@ -162,12 +165,22 @@ export function classifyIpsetError(stderr: string, options: ClassifyOptions = {}
     };
   }
 
-  const first = rawLines[0]!.replace(VERSION_PREFIX, '');
-  const lineMatch = LINE_PREFIX.exec(first);
-  const line = lineMatch === null ? undefined : Number(lineMatch[1]);
+  // The line number, and the message it belongs to, are on the first line that names one.
+  let at = 0;
+  let token: string | undefined;
+  for (let i = 0; i < rawLines.length; i++) {
+    const m = LINE_PREFIX.exec(rawLines[i]!.replace(VERSION_PREFIX, ''));
+    if (m !== null) {
+      at = i;
+      token = m[1]!;
+      break;
+    }
+  }
+  const line = token !== undefined && /^\d+$/.test(token) ? Number(token) : undefined;
+  const position: LinePosition = line !== undefined ? { line } : token !== undefined ? { lineText: token } : {};
   const lines = stripPrefixes(rawLines);
   const message = lines.join('\n');
-  const head = lines[0]!;
+  const head = lines[at]!;
 
   // Parameter problems: rc=2 and the Try-line; never a line number.
   if (rawLines.some((l) => l.trim() === TRY_HELP) || (options.exitCode === 2 && line === undefined)) {
@@ -186,15 +199,12 @@ export function classifyIpsetError(stderr: string, options: ClassifyOptions = {}
     if (rule.prefix === SET_MISSING && (options.op === 'add' || options.op === 'del' || options.op === 'test')) {
       side = 'userspace';
     }
-    return withLine({ kind: rule.kind, side, message, transient: rule.kind === 'busy' }, line);
+    return { kind: rule.kind, side, ...position, message, transient: rule.kind === 'busy' };
   }
-  return withLine({ kind: 'unknown', side: 'userspace', message, transient: false }, line);
+  return { kind: 'unknown', side: 'userspace', ...position, message, transient: false };
 }
 
-function withLine(error: ClassifiedError, line: number | undefined): ClassifiedError {
-  if (line !== undefined) error.line = line;
-  return error;
-}
+type LinePosition = Pick<ClassifiedError, 'line' | 'lineText'>;
 
 function stripPrefixes(lines: readonly string[]): string[] {
   return lines.map((l) => l.replace(VERSION_PREFIX, '').replace(LINE_PREFIX, ''));

@@ -2,8 +2,8 @@
  * The NPM set model (docs/reference-behaviour.md §a.1): set types, their kinds, name prefixes
  * and kernel create specs.
  */
-import { IpsetsError, quote } from './errors.js';
-import type { AddressFamily, CreateSpec, KernelSetType, SetKind, SetMetadata, SetType } from './types.js';
+import { IpsetsError, quote } from '../errors.js';
+import type { AddressFamily, CreateSpec, KernelSetType, SetKind, SetMetadata, SetType } from '../types.js';
 
 /** Everything the model knows about one {@link SetType}. */
 export interface SetTypeInfo {

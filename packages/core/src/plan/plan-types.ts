@@ -1,0 +1,70 @@
+/** Plans: restore lines with their sections and error handlers, as data. */
+import type { IpsetErrorKind, Outcome } from '../error-kinds.js';
+import type { CreateSpec } from '../model/set-model.js';
+
+
+/** The restore commands a plan uses (`swap`: only in hitless rebuilds, see rebuild.ts). */
+export type PlanOp = 'create' | 'add' | 'del' | 'flush' | 'destroy' | 'swap';
+
+/** One error handler of a line; the first whose `when` matches wins. */
+export interface ErrorHandler {
+  when: IpsetErrorKind | 'any';
+  then: 'skip-line' | 'skip-section';
+  report: Outcome;
+}
+
+/** One restore line of a plan. */
+export interface PlanLine {
+  op: PlanOp;
+  /** Kernel name. */
+  set: string;
+  /** add/del: the canonical member (del lines render without ` nomatch`). */
+  member?: string;
+  /** create: the create spec. */
+  spec?: CreateSpec;
+  /** create: `maxelem` written after the spec (absent: the spec's own). */
+  maxelem?: number;
+  /** create: `hashsize` written after the spec (absent: the kernel's default). */
+  hashsize?: number;
+  /** swap: the second set (`-W set to`). */
+  to?: string;
+  /**
+   * The set whose state this line is about, when it is not `set`: the lines of a
+   * rebuild act on a temporary set but are reported for the live one.
+   */
+  subject?: string;
+  /** Lines that are skipped together (the reference's `add/update-<prefixed>`, `delete-<prefixed>`). */
+  section: string;
+  /** First match wins; no match ends the session. */
+  onError: readonly ErrorHandler[];
+}
+
+/** Something a planner decided that is not a line (reconcile: kept referenced sets, type conflicts …). */
+export interface PlanNote {
+  /** Kernel name. */
+  set: string;
+  /**
+   * `unreadable-members-rebuilt`: the save showed a member that is not in the canonical
+   * form ipset prints for the set's type; it is never echoed into a plan, the set is
+   * flushed and refilled with its desired members instead.
+   */
+  kind:
+    | 'type-conflict-recreated'
+    | 'type-conflict-referenced'
+    | 'referenced-not-destroyed'
+    | 'foreign-skipped'
+    | 'unreadable-members-rebuilt'
+    | 'info';
+  message: string;
+}
+
+/** An ordered list of restore lines with their recovery rules. */
+export interface RestorePlan {
+  lines: PlanLine[];
+  notes?: PlanNote[];
+  /**
+   * Opaque token of the manager state the plan was made from; `manager.commit(report)`
+   * uses it so that changes made after planning stay dirty.
+   */
+  basis?: unknown;
+}
