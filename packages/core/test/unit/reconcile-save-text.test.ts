@@ -6,9 +6,9 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { planReconcile } from '../../src/plan-reconcile.js';
-import { renderRestore } from '../../src/render.js';
-import { parseSave } from '../../src/save-parser.js';
+import { planReconcile } from '../../src/plan/plan-reconcile.js';
+import { renderRestore } from '../../src/session/render.js';
+import { parseSave } from '../../src/parse/save-parser.js';
 import type { DesiredState, SaveSnapshot, SetHeader } from '../../src/types.js';
 
 const numRuns = Number(process.env.FC_NUM_RUNS) || 300;

@@ -7,8 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { isIpsetsError } from '../../src/errors.js';
 import { IPSetManager } from '../../src/manager/manager.js';
-import { planApply } from '../../src/plan-apply.js';
-import { renderLine, renderRestore } from '../../src/render.js';
+import { planApply } from '../../src/plan/plan-apply.js';
+import { renderLine, renderRestore } from '../../src/session/render.js';
 import type { PlanLine, RestorePlan } from '../../src/types.js';
 
 const managerPlan = (): RestorePlan => {
