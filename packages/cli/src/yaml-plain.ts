@@ -50,6 +50,12 @@ const JSON_ESCAPES = /\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})/g;
 /** Characters other than tab, LF and CR below space, DEL and C1 controls, line and paragraph separators, BOMs and non-characters. */
 const SPECIAL_CHARACTERS = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff]/;
 
+/**
+ * YAML's white space is the space and the tab only: `trimEnd()` would also strip a
+ * no-break space or a line separator, which the `yaml` package keeps in the value.
+ */
+const YAML_TRAILING_WHITE = /[ \t]+$/;
+
 class GiveUp extends Error {}
 function giveUp(): never {
   throw new GiveUp();
@@ -263,9 +269,9 @@ class Reader {
     let end: number;
     if (c === 91 || c === 123) [value, end] = this.flow(line, start, depth);
     else if (c === 34 || c === 39) [value, end] = this.quoted(line, start);
-    else return this.plain(this.text.slice(start, this.commentStart(line, start)).trimEnd(), false);
+    else return this.plain(this.text.slice(start, this.commentStart(line, start)).replace(YAML_TRAILING_WHITE, ''), false);
     const rest = this.text.slice(end, line.end);
-    if (rest.trim() !== '' && !/^\s+#/.test(rest)) giveUp();
+    if (!/^[ \t]*$/.test(rest) && !/^[ \t]+#/.test(rest)) giveUp();
     return value;
   }
 
@@ -348,7 +354,7 @@ class Reader {
         } else {
           keyEnd = j;
           while (keyEnd < line.end && text.charCodeAt(keyEnd) !== 58 && text.charCodeAt(keyEnd) !== 44 && text.charCodeAt(keyEnd) !== close) keyEnd++;
-          key = text.slice(j, keyEnd).trimEnd();
+          key = text.slice(j, keyEnd).replace(YAML_TRAILING_WHITE, '');
           if (!KEY.test(key) || NOT_STRING.test(key)) giveUp();
         }
         if (key === '__proto__' || keys.has(key)) giveUp();
@@ -371,7 +377,7 @@ class Reader {
           if (d === 44 || d === close || d === 93 || d === 125) break;
           end++;
         }
-        value = this.plain(text.slice(j, end).trimEnd(), true);
+        value = this.plain(text.slice(j, end).replace(YAML_TRAILING_WHITE, ''), true);
         j = end;
       }
       if (isMap) {
