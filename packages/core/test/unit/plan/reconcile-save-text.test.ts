@@ -6,10 +6,10 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { planReconcile } from '../../src/plan/plan-reconcile.js';
-import { renderRestore } from '../../src/session/render.js';
-import { parseSave } from '../../src/parse/save-parser.js';
-import type { DesiredState, SaveSnapshot, SetHeader } from '../../src/types.js';
+import { planReconcile } from '../../../src/plan/plan-reconcile.js';
+import { renderRestore } from '../../../src/session/render.js';
+import { parseSave } from '../../../src/parse/save-parser.js';
+import type { DesiredState, SaveSnapshot, SetHeader } from '../../../src/types.js';
 
 const numRuns = Number(process.env.FC_NUM_RUNS) || 300;
 const NET = 'family inet hashsize 1024 maxelem 65536 bucketsize 12 initval 0x1a2b3c4d';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_PARSE_PROBLEMS, PROBLEM_TEXT_LIMIT, parseListHeaders, parseListNames, parseSave } from '../../src/parse/save-parser.js';
+import { MAX_PARSE_PROBLEMS, PROBLEM_TEXT_LIMIT, parseListHeaders, parseListNames, parseSave } from '../../../src/parse/save-parser.js';
 
 /** The example of docs/ipset-semantics.md §5.1, verbatim. */
 const SPEC_SAVE = `create n hash:net family inet hashsize 1024 maxelem 65536 bucketsize 12 initval 0x68946666

@@ -4,10 +4,10 @@
  * current state, worked out from the basis alone — no pending plan in the manager.
  */
 import { describe, expect, it } from 'vitest';
-import { laterChange, plannedSet } from '../../src/manager/basis.js';
-import type { DirtyEntry } from '../../src/manager/dirty-cache.js';
-import { IPSet } from '../../src/manager/set-record.js';
-import { setTypeInfo } from '../../src/model/set-types.js';
+import { laterChange, plannedSet } from '../../../src/manager/basis.js';
+import type { DirtyEntry } from '../../../src/manager/dirty-cache.js';
+import { IPSet } from '../../../src/manager/set-record.js';
+import { setTypeInfo } from '../../../src/model/set-types.js';
 
 function record(...members: string[]): IPSet {
   const set = new IPSet('ns-a', 'a', 'namespace', setTypeInfo('namespace'), 'azure-npm-a');

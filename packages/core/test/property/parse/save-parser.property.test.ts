@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseListHeaders, parseListNames, parseSave } from '../../src/parse/save-parser.js';
-import type { SavedSet, SetHeader } from '../../src/types.js';
+import { parseListHeaders, parseListNames, parseSave } from '../../../src/parse/save-parser.js';
+import type { SavedSet, SetHeader } from '../../../src/types.js';
 
 const numRuns = Number(process.env.FC_NUM_RUNS) || 300;
 const params = { numRuns };

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { createSpecText, effectiveCapacity, validateCapacity } from '../../src/model/capacity.js';
-import { IPSetManager } from '../../src/manager/manager.js';
-import { planApply } from '../../src/plan/plan-apply.js';
-import { planReconcile } from '../../src/plan/plan-reconcile.js';
-import { temporaryName } from '../../src/plan/rebuild.js';
-import { renderLine, renderRestore } from '../../src/session/render.js';
-import type { DesiredState, SavedSet } from '../../src/types.js';
+import { createSpecText, effectiveCapacity, validateCapacity } from '../../../src/model/capacity.js';
+import { IPSetManager } from '../../../src/manager/manager.js';
+import { planApply } from '../../../src/plan/plan-apply.js';
+import { planReconcile } from '../../../src/plan/plan-reconcile.js';
+import { temporaryName } from '../../../src/plan/rebuild.js';
+import { renderLine, renderRestore } from '../../../src/session/render.js';
+import type { DesiredState, SavedSet } from '../../../src/types.js';
 
 describe('capacity: maxelem and hashsize per set', () => {
   it('renders the create line NPM always wrote when no capacity is given, and the options after the spec when it is', () => {

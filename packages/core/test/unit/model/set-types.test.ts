@@ -10,8 +10,8 @@ import {
   sameSetFamily,
   setTypeInfo,
   validateSetMetadata,
-} from '../../src/model/set-types.js';
-import type { SetType } from '../../src/types.js';
+} from '../../../src/model/set-types.js';
+import type { SetType } from '../../../src/types.js';
 
 // docs/reference-behaviour.md §a.1
 const TABLE: ReadonlyArray<[SetType, 'set' | 'list', string, string, string, boolean]> = [

@@ -10,8 +10,8 @@ import {
   validateKernelSetName,
   validateOwner,
   validateOwnerPrefix,
-} from '../../src/model/naming.js';
-import { isIpsetsError } from '../../src/errors.js';
+} from '../../../src/model/naming.js';
+import { isIpsetsError } from '../../../src/errors.js';
 
 // docs/reference-behaviour.md §a.2, both tables.
 const VECTORS: ReadonlyArray<[prefixed: string, sha: string, fnv: string | undefined]> = [

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isIpsetsError } from '../../src/errors.js';
+import { isIpsetsError } from '../../../src/errors.js';
 import {
   canonicalMember,
   canonicalMemberForType,
@@ -11,7 +11,7 @@ import {
   stripNomatch,
   validateSetName,
   type MemberKind,
-} from '../../src/model/members.js';
+} from '../../../src/model/members.js';
 
 function errorOf(fn: () => unknown): Error & { code?: string; details?: Record<string, unknown> } {
   try {

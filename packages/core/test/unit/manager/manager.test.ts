@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { IpsetsError, isIpsetsError } from '../../src/errors.js';
-import { IPSetManager } from '../../src/manager/manager.js';
-import { kernelName } from '../../src/model/naming.js';
-import { planApply } from '../../src/plan/plan-apply.js';
-import type { SetMetadata } from '../../src/types.js';
-import { CIDR, K, KEY_NS, KEY_POD, KV_NS, KV_POD, NAMED_PORT, NESTED, NS, applyAll, lines, manager, report, text } from './manager-fixtures.js';
+import { IpsetsError, isIpsetsError } from '../../../src/errors.js';
+import { IPSetManager } from '../../../src/manager/manager.js';
+import { kernelName } from '../../../src/model/naming.js';
+import { planApply } from '../../../src/plan/plan-apply.js';
+import type { SetMetadata } from '../../../src/types.js';
+import { CIDR, K, KEY_NS, KEY_POD, KV_NS, KV_POD, NAMED_PORT, NESTED, NS, applyAll, lines, manager, report, text } from '../../helpers/manager-fixtures.js';
 
 /** Runs `fn`, expects an IpsetsError with `code`, returns it. */
 function failure(fn: () => unknown, code: string): IpsetsError {

@@ -5,11 +5,11 @@
  * a renderer takes for members the manager validated.
  */
 import { describe, expect, it } from 'vitest';
-import { isIpsetsError } from '../../src/errors.js';
-import { IPSetManager } from '../../src/manager/manager.js';
-import { planApply } from '../../src/plan/plan-apply.js';
-import { renderLine, renderRestore } from '../../src/session/render.js';
-import type { PlanLine, RestorePlan } from '../../src/types.js';
+import { isIpsetsError } from '../../../src/errors.js';
+import { IPSetManager } from '../../../src/manager/manager.js';
+import { planApply } from '../../../src/plan/plan-apply.js';
+import { renderLine, renderRestore } from '../../../src/session/render.js';
+import type { PlanLine, RestorePlan } from '../../../src/types.js';
 
 const managerPlan = (): RestorePlan => {
   const m = new IPSetManager();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { renderLine, renderRestore } from '../../src/session/render.js';
-import type { PlanLine, RestorePlan } from '../../src/types.js';
+import { renderLine, renderRestore } from '../../../src/session/render.js';
+import type { PlanLine, RestorePlan } from '../../../src/types.js';
 
 const onError = [{ when: 'any', then: 'skip-line', report: 'not-converged' }] as const;
 const l = (op: PlanLine['op'], set: string, member?: string): PlanLine =>

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { IPSetManager } from '../../src/manager/manager.js';
-import { planApply, planApplyWithSave } from '../../src/plan/plan-apply.js';
-import { APPLY_HANDLERS, REBUILD_HANDLERS, addOrUpdateSection, deleteSection } from '../../src/plan/handlers.js';
-import { renderRestore } from '../../src/session/render.js';
-import type { PlanLine, SaveSnapshot, SavedSet } from '../../src/types.js';
-import { CIDR, K, KEY_NS, KEY_POD, NAMED_PORT, NESTED, NS, applyAll, lines, manager, report, text } from './manager-fixtures.js';import { temporaryName } from '../../src/plan/rebuild.js';
+import { IPSetManager } from '../../../src/manager/manager.js';
+import { planApply, planApplyWithSave } from '../../../src/plan/plan-apply.js';
+import { APPLY_HANDLERS, REBUILD_HANDLERS, addOrUpdateSection, deleteSection } from '../../../src/plan/handlers.js';
+import { renderRestore } from '../../../src/session/render.js';
+import type { PlanLine, SaveSnapshot, SavedSet } from '../../../src/types.js';
+import { CIDR, K, KEY_NS, KEY_POD, NAMED_PORT, NESTED, NS, applyAll, lines, manager, report, text } from '../../helpers/manager-fixtures.js';import { temporaryName } from '../../../src/plan/rebuild.js';
 
 
 /** A manager whose kernel (after one successful apply) holds NS {.1,.2}, KEY_NS [NS], CIDR {10.1.0.0/16}, KEY_POD {}. */

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { IpsetsError } from '../../src/errors.js';
-import { renderRestore } from '../../src/session/render.js';
-import { createRestoreSession, pendingBatchStart, runRestoreSession } from '../../src/session/session.js';
-import type { PlanLine, RestorePlan } from '../../src/types.js';
-import { add, addToList, create, del, destroy, flush, planOf } from '../helpers/plan-builders.js';
-import { MSG, createScriptedPort, fail, killed, lineError, ok } from '../helpers/scripted-port.js';
+import { IpsetsError } from '../../../src/errors.js';
+import { renderRestore } from '../../../src/session/render.js';
+import { createRestoreSession, pendingBatchStart, runRestoreSession } from '../../../src/session/session.js';
+import type { PlanLine, RestorePlan } from '../../../src/types.js';
+import { add, addToList, create, del, destroy, flush, planOf } from '../../helpers/plan-builders.js';
+import { MSG, createScriptedPort, fail, killed, lineError, ok } from '../../helpers/scripted-port.js';
 
 /** Plan indices of the lines of a restore text, by matching rendered lines in order. */
 function indicesOf(plan: RestorePlan, text: string): number[] {

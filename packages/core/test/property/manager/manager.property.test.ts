@@ -12,14 +12,14 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isIpsetsError } from '../../src/errors.js';
-import { IPSetManager } from '../../src/manager/manager.js';
-import type { IPSetMode } from '../../src/manager/manager.js';
-import { canonicalMember, stripNomatch } from '../../src/model/members.js';
-import { kernelName } from '../../src/model/naming.js';
-import { planApply } from '../../src/plan/plan-apply.js';
-import { EMPTY_SET, prefixedName, setTypeInfo } from '../../src/model/set-types.js';
-import type { ApplyReport, PlanLine, RestorePlan, SetMetadata } from '../../src/types.js';
+import { isIpsetsError } from '../../../src/errors.js';
+import { IPSetManager } from '../../../src/manager/manager.js';
+import type { IPSetMode } from '../../../src/manager/manager.js';
+import { canonicalMember, stripNomatch } from '../../../src/model/members.js';
+import { kernelName } from '../../../src/model/naming.js';
+import { planApply } from '../../../src/plan/plan-apply.js';
+import { EMPTY_SET, prefixedName, setTypeInfo } from '../../../src/model/set-types.js';
+import type { ApplyReport, PlanLine, RestorePlan, SetMetadata } from '../../../src/types.js';
 
 const numRuns = Number(process.env.FC_NUM_RUNS) || 200;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { classifyIpsetError, type ClassifyOptions } from '../../src/session/classify.js';
-import type { ErrorSide, IpsetErrorKind } from '../../src/types.js';
+import { classifyIpsetError, type ClassifyOptions } from '../../../src/session/classify.js';
+import type { ErrorSide, IpsetErrorKind } from '../../../src/types.js';
 
 const V = 'ipset v7.17: ';
 

@@ -8,10 +8,10 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { renderLine, renderRestore } from '../../src/session/render.js';
-import { runRestoreSession } from '../../src/session/session.js';
-import type { ErrorHandler, IpsetPort, PlanLine, RestorePlan } from '../../src/types.js';
-import { MSG, killed, lineError, ok, fail } from '../helpers/scripted-port.js';
+import { renderLine, renderRestore } from '../../../src/session/render.js';
+import { runRestoreSession } from '../../../src/session/session.js';
+import type { ErrorHandler, IpsetPort, PlanLine, RestorePlan } from '../../../src/types.js';
+import { MSG, killed, lineError, ok, fail } from '../../helpers/scripted-port.js';
 
 const numRuns = Number(process.env.FC_NUM_RUNS) || 500;
 const params = { numRuns };

@@ -11,11 +11,11 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { entryKey } from '../../src/model/members.js';
-import { planReconcile } from '../../src/plan/plan-reconcile.js';
-import { runRestoreSession } from '../../src/session/session.js';
-import type { CommandResult, CreateSpec, DesiredSet, DesiredState, IpsetPort, SavedSet, SetHeader } from '../../src/types.js';
-import { MSG, lineError, ok } from '../helpers/scripted-port.js';
+import { entryKey } from '../../../src/model/members.js';
+import { planReconcile } from '../../../src/plan/plan-reconcile.js';
+import { runRestoreSession } from '../../../src/session/session.js';
+import type { CommandResult, CreateSpec, DesiredSet, DesiredState, IpsetPort, SavedSet, SetHeader } from '../../../src/types.js';
+import { MSG, lineError, ok } from '../../helpers/scripted-port.js';
 
 const numRuns = Number(process.env.FC_NUM_RUNS) || 300;
 const params = { numRuns };

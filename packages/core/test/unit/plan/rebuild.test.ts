@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { planReconcile } from '../../src/plan/plan-reconcile.js';
-import { DEFAULT_GROWTH_CEILING, growMaxelem, temporaryName } from '../../src/plan/rebuild.js';
-import { renderRestore } from '../../src/session/render.js';
-import { runRestoreSession } from '../../src/session/session.js';
-import type { DesiredState, SavedSet, SetHeader } from '../../src/types.js';
-import { MSG, createScriptedPort, lineError } from '../helpers/scripted-port.js';
+import { planReconcile } from '../../../src/plan/plan-reconcile.js';
+import { DEFAULT_GROWTH_CEILING, growMaxelem, temporaryName } from '../../../src/plan/rebuild.js';
+import { renderRestore } from '../../../src/session/render.js';
+import { runRestoreSession } from '../../../src/session/session.js';
+import type { DesiredState, SavedSet, SetHeader } from '../../../src/types.js';
+import { MSG, createScriptedPort, lineError } from '../../helpers/scripted-port.js';
 
 const OWNER = 'azure-npm-';
 const A = 'azure-npm-aaaaaaaaaaaaaaaaaaaa';

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { applyIPSets, applyIPSetsWithSave, reconcileIPSets, resetIPSets } from '../../src/drivers/drivers.js';
-import { IpsetsError, isIpsetsError } from '../../src/errors.js';
-import { IPSetManager } from '../../src/manager/manager.js';
-import { kernelName } from '../../src/model/naming.js';
-import { prefixedName } from '../../src/model/set-types.js';
-import type { DesiredState, SetMetadata } from '../../src/types.js';
-import { MSG, createScriptedPort, fail, lineError, ok } from '../helpers/scripted-port.js';
+import { applyIPSets, applyIPSetsWithSave, reconcileIPSets, resetIPSets } from '../../../src/drivers/drivers.js';
+import { IpsetsError, isIpsetsError } from '../../../src/errors.js';
+import { IPSetManager } from '../../../src/manager/manager.js';
+import { kernelName } from '../../../src/model/naming.js';
+import { prefixedName } from '../../../src/model/set-types.js';
+import type { DesiredState, SetMetadata } from '../../../src/types.js';
+import { MSG, createScriptedPort, fail, lineError, ok } from '../../helpers/scripted-port.js';
 
 const NS: SetMetadata = { name: 'default', type: 'namespace' };
 const POD: SetMetadata = { name: 'app:web', type: 'keyValueLabelOfPod' };

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { isIpsetsError } from '../../src/errors.js';
-import { planReconcile } from '../../src/plan/plan-reconcile.js';
-import { parseSave } from '../../src/parse/save-parser.js';
-import { renderRestore } from '../../src/session/render.js';
-import type { CreateSpec, DesiredSet, DesiredState, RestorePlan, SavedSet, SetHeader } from '../../src/types.js';
-import { temporaryName } from '../../src/plan/rebuild.js';
-import { APPLY_HANDLERS } from '../../src/plan/handlers.js';
-import { runRestoreSession } from '../../src/session/session.js';
-import { createScriptedPort, lineError, ok } from '../helpers/scripted-port.js';
+import { isIpsetsError } from '../../../src/errors.js';
+import { planReconcile } from '../../../src/plan/plan-reconcile.js';
+import { parseSave } from '../../../src/parse/save-parser.js';
+import { renderRestore } from '../../../src/session/render.js';
+import type { CreateSpec, DesiredSet, DesiredState, RestorePlan, SavedSet, SetHeader } from '../../../src/types.js';
+import { temporaryName } from '../../../src/plan/rebuild.js';
+import { APPLY_HANDLERS } from '../../../src/plan/handlers.js';
+import { runRestoreSession } from '../../../src/session/session.js';
+import { createScriptedPort, lineError, ok } from '../../helpers/scripted-port.js';
 
 const OWNER = 'azure-npm-';
 const NET = 'family inet hashsize 1024 maxelem 65536 bucketsize 12 initval 0x1a2b3c4d';

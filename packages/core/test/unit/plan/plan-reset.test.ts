@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { isIpsetsError } from '../../src/errors.js';
-import { RESET_DESTROY_HANDLERS, RESET_FLUSH_HANDLERS } from '../../src/plan/handlers.js';
-import { planResetDestroy, planResetFlush } from '../../src/plan/plan-reset.js';
-import { renderRestore } from '../../src/session/render.js';
+import { isIpsetsError } from '../../../src/errors.js';
+import { RESET_DESTROY_HANDLERS, RESET_FLUSH_HANDLERS } from '../../../src/plan/handlers.js';
+import { planResetDestroy, planResetFlush } from '../../../src/plan/plan-reset.js';
+import { renderRestore } from '../../../src/session/render.js';
 
 const OWNER = 'azure-npm-';
 

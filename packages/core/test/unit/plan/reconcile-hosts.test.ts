@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { isIpsetsError } from '../../src/errors.js';
-import { hostAddress } from '../../src/model/members.js';
-import { planReconcile } from '../../src/plan/plan-reconcile.js';
-import { renderRestore } from '../../src/session/render.js';
-import type { SavedSet } from '../../src/types.js';
+import { isIpsetsError } from '../../../src/errors.js';
+import { hostAddress } from '../../../src/model/members.js';
+import { planReconcile } from '../../../src/plan/plan-reconcile.js';
+import { renderRestore } from '../../../src/session/render.js';
+import type { SavedSet } from '../../../src/types.js';
 
 const NET = 'family inet hashsize 1024 maxelem 65536 bucketsize 12 initval 0x1a2b3c4d';
 

@@ -5,12 +5,12 @@
  * families (the kernel's list:set accepts them, measured on ipset 7.17).
  */
 import { describe, expect, it } from 'vitest';
-import { isIpsetsError } from '../../src/errors.js';
-import { kernelName } from '../../src/model/naming.js';
-import { planReconcile } from '../../src/plan/plan-reconcile.js';
-import { prefixedName } from '../../src/model/set-types.js';
-import type { SetMetadata } from '../../src/types.js';
-import { CIDR, K, KEY_NS, NAMED_PORT, NESTED, NS, applyAll, manager, text } from './manager-fixtures.js';
+import { isIpsetsError } from '../../../src/errors.js';
+import { kernelName } from '../../../src/model/naming.js';
+import { planReconcile } from '../../../src/plan/plan-reconcile.js';
+import { prefixedName } from '../../../src/model/set-types.js';
+import type { SetMetadata } from '../../../src/types.js';
+import { CIDR, K, KEY_NS, NAMED_PORT, NESTED, NS, applyAll, manager, text } from '../../helpers/manager-fixtures.js';
 
 const v6 = (meta: SetMetadata): SetMetadata => ({ ...meta, family: 'inet6' });
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isIpsetsError } from '../../src/errors.js';
-import { canonicalMember, entryKey, hasNomatch, hostAddress, isCanonicalHost, stripNomatch } from '../../src/model/members.js';
+import { isIpsetsError } from '../../../src/errors.js';
+import { canonicalMember, entryKey, hasNomatch, hostAddress, isCanonicalHost, stripNomatch } from '../../../src/model/members.js';
 
 const numRuns = Number(process.env.FC_NUM_RUNS) || 1000;
 const params = { numRuns };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { isIpsetsError } from '../../src/errors.js';
-import { MAX_RESTORE_LINE_BYTES, renderLine, renderRestore } from '../../src/session/render.js';
-import type { PlanLine, RestorePlan } from '../../src/types.js';
+import { isIpsetsError } from '../../../src/errors.js';
+import { MAX_RESTORE_LINE_BYTES, renderLine, renderRestore } from '../../../src/session/render.js';
+import type { PlanLine, RestorePlan } from '../../../src/types.js';
 
 const base = { section: 's', onError: [] } as const;
 const line = (l: Omit<PlanLine, 'section' | 'onError'>): PlanLine => ({ ...base, ...l });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DirtyCache, isEmptyUpdate } from '../../src/manager/dirty-cache.js';
-import type { DirtyEntry, MemberSource } from '../../src/manager/dirty-cache.js';
+import { DirtyCache, isEmptyUpdate } from '../../../src/manager/dirty-cache.js';
+import type { DirtyEntry, MemberSource } from '../../../src/manager/dirty-cache.js';
 
 /** A set's current members, as the manager exposes them. */
 function members(...list: string[]): MemberSource & { list: string[] } {
