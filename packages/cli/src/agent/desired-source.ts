@@ -81,10 +81,15 @@ export class DesiredSource {
     return this.problem;
   }
 
-  /** Starts watching (no-op when `watch: false`). */
+  /**
+   * Starts watching (no-op when `watch: false`), then checks the file once: a change
+   * that landed between {@link DesiredSource.open}'s read and the watch would otherwise
+   * wait for the next interval tick.
+   */
   async start(): Promise<void> {
     if (this.options.watch === false) return;
     await this.rewatch();
+    await this.check();
   }
 
   /** Reads the file and applies what changed; concurrent calls collapse into one more check. */

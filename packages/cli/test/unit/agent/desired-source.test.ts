@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -52,6 +52,32 @@ describe('DesiredSource', () => {
     await source.check();
     expect(problems).toEqual(['bad file']);
     expect(heldStrings(source).every((s) => s.length < 100), heldStrings(source).map((s) => s.length).join(',')).toBe(true);
+    source.close();
+  });
+
+  it('a change that lands between the first read and the start of watching is applied at start, not at the next interval tick', async () => {
+    // Defect pinned: the agent read the file, set up its metrics server and only then
+    // watched the folder; a ConfigMap swap in between waited for the interval tick
+    // (seen in CI: the release check's running agent never applied the changed file).
+    const path = join(dir, 'desired.json');
+    await writeFile(path, '{"v":1}');
+    const changes: string[] = [];
+    const source = await DesiredSource.open(
+      {
+        path,
+        debounceMs: 10,
+        load: (text) => ({ owner: `v${(JSON.parse(text) as { v: number }).v}-`, sets: [] }),
+        onChange: (state) => changes.push(state.owner),
+        onProblem: () => undefined,
+        onRecovered: () => undefined,
+      },
+      async () => '{"v":1}',
+    );
+    await writeFile(join(dir, '.staged'), '{"v":2}');
+    await rename(join(dir, '.staged'), path);
+    await source.start();
+    expect(changes).toEqual(['v2-']);
+    expect(source.desired.owner).toBe('v2-');
     source.close();
   });
 });
