@@ -40,13 +40,14 @@ const sourceFiles = [
   ...walk(join(ROOT, 'scripts'), (p) => SOURCE.test(p)),
 ].filter((path) => path !== THIS_FILE);
 
-/** READMEs, docs/ and BENCHMARKS.md (help text and CLI messages are in the sources). */
+/** READMEs, docs/, BENCHMARKS.md and the changesets, which become the CHANGELOGs (help text and CLI messages are in the sources). */
 const userFacingFiles = [
   join(ROOT, 'README.md'),
   join(ROOT, 'BENCHMARKS.md'),
   ...walk(join(ROOT, 'docs'), (p) => p.endsWith('.md')),
   ...packageDirs.map((dir) => join(dir, 'README.md')),
   ...walk(join(ROOT, 'examples'), (p) => p.endsWith('README.md')),
+  ...walk(join(ROOT, '.changeset'), (p) => p.endsWith('.md') && !p.endsWith('README.md')),
 ].filter((path) => existsSync(path));
 
 const SECTION = '§[a-z0-9]+(?:\\.[0-9]+)*';
