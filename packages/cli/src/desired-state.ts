@@ -62,6 +62,21 @@ function membersByLabel(file: DesiredFile): Map<string, readonly string[]> {
 }
 
 /**
+ * Each set's `maxelem`/`hashsize` from the file by the label of its kernel set(s): both
+ * families' of a set without a family (the manager names the inet6 sibling by suffix).
+ */
+export function capacitiesByLabel(file: DesiredFile): Map<string, SetCapacity> {
+  const capacities = new Map<string, SetCapacity>();
+  for (const set of file.sets) {
+    if (set.capacity === undefined) continue;
+    const label = prefixedName({ type: set.type, name: set.name });
+    capacities.set(label, set.capacity);
+    capacities.set(label + INET6_NAME_SUFFIX, set.capacity);
+  }
+  return capacities;
+}
+
+/**
  * The desired state of a file, with each set's `maxelem`/`hashsize` from the file on
  * its kernel set(s) — both families' of a set without a family.
  *
@@ -86,13 +101,7 @@ export function desiredStateOf(file: DesiredFile): DesiredState {
     }),
   };
   const desired = buildManager(skeleton).desiredState();
-  const capacities = new Map<string, SetCapacity>();
-  for (const set of file.sets) {
-    if (set.capacity === undefined) continue;
-    const label = prefixedName({ type: set.type, name: set.name });
-    capacities.set(label, set.capacity);
-    capacities.set(label + INET6_NAME_SUFFIX, set.capacity);
-  }
+  const capacities = capacitiesByLabel(file);
   return {
     ...desired,
     sets: desired.sets.map((s) => {

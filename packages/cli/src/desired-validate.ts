@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import {
+  DEFAULT_OWNER,
   DIGEST_LENGTH,
   MAX_KERNEL_NAME_LENGTH,
   NAMING_SCHEMES,
@@ -28,8 +29,8 @@ import { cutText, formatCount, quoteCut as quote } from './format.js';
 /** Longest unprefixed set name a file may use (Kubernetes `key:value` labels fit with room to spare). */
 export const MAX_SET_NAME_LENGTH = 512;
 
-/** The owner prefix when a file names none (the reference implementation's). */
-export const DEFAULT_FILE_OWNER = 'azure-npm-';
+/** The owner prefix when a file names none: core's default (the reference implementation's). */
+export const DEFAULT_FILE_OWNER = DEFAULT_OWNER;
 
 /** One declared set, validated: hash-set members canonical, list members as set metadata. */
 export interface DesiredFileSet {

@@ -31,7 +31,14 @@ export { MAX_INPUT_BYTES, decodeUtf8, readInputFile, readInputStream } from './b
 export type { ReadInputOptions } from './bounded-read.js';
 
 // --- kernels ---
-export { DEFAULT_READ_TIMEOUT_MS, DEFAULT_RESTORE_TIMEOUT_MS, DEFAULT_STATE_FILE } from './defaults.js';
+export {
+  DEFAULT_GRACE_MS,
+  DEFAULT_MAX_FAILURES,
+  DEFAULT_METRICS_BIND_ADDRESS,
+  DEFAULT_READ_TIMEOUT_MS,
+  DEFAULT_RESTORE_TIMEOUT_MS,
+  DEFAULT_STATE_FILE,
+} from './defaults.js';
 export { openKernel } from './kernel.js';
 export type { KernelHandle, KernelOptions } from './kernel.js';
 export { loadFakeKernel, saveFakeKernel } from './kernel/fake-state-file.js';
@@ -56,7 +63,7 @@ export { isLoopbackHost, parseListenAddress } from './listen-address.js';
 export type { ListenAddress } from './listen-address.js';
 
 // --- commands ---
-export { createFileAgentMetrics, DEFAULT_GRACE_MS, DEFAULT_MAX_FAILURES, DEFAULT_METRICS_BIND_ADDRESS } from './commands/agent.js';
+export { createFileAgentMetrics } from './commands/agent.js';
 export type { AgentCommandOptions, FileAgentMetrics } from './commands/agent.js';
 export { AgentProbes } from './agent/health.js';
 export type { AgentProbesOptions, ProbeResult } from './agent/health.js';

@@ -11,7 +11,7 @@ import { DEFAULT_READ_TIMEOUT_MS, DEFAULT_RESTORE_TIMEOUT_MS, DEFAULT_STATE_FILE
 import { loadFakeKernel, saveFakeKernel } from './kernel/fake-state-file.js';
 import { wrapPort } from './port-wrap.js';
 
-// The agent command imports the timeouts from here; other code imports ./defaults.js.
+// Kept for importers of this module; the commands import ./defaults.js.
 export { DEFAULT_READ_TIMEOUT_MS, DEFAULT_RESTORE_TIMEOUT_MS } from './defaults.js';
 
 /** Kernel options shared by every command that needs a kernel. */

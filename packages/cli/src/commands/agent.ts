@@ -19,7 +19,14 @@ import { createIpsetAgent } from '@ipsets/exec-linux';
 import { EXIT } from '../cli-io.js';
 import type { CliIo } from '../cli-io.js';
 import { desiredStateOf, parseDesiredText } from '../desired-file.js';
-import { DEFAULT_READ_TIMEOUT_MS, DEFAULT_RESTORE_TIMEOUT_MS, openKernel } from '../kernel.js';
+import {
+  DEFAULT_GRACE_MS,
+  DEFAULT_MAX_FAILURES,
+  DEFAULT_METRICS_BIND_ADDRESS,
+  DEFAULT_READ_TIMEOUT_MS,
+  DEFAULT_RESTORE_TIMEOUT_MS,
+} from '../defaults.js';
+import { openKernel } from '../kernel.js';
 import type { KernelOptions } from '../kernel.js';
 import { parseListenAddress } from '../listen-address.js';
 import { createLogger } from '../logging.js';
@@ -37,12 +44,7 @@ import { ApplyScheduler } from '../agent/scheduler.js';
 export { createFileAgentMetrics } from '../agent/metrics.js';
 export type { FileAgentMetrics } from '../agent/metrics.js';
 
-/** Where metrics and probes are served unless told otherwise: this node only. */
-export const DEFAULT_METRICS_BIND_ADDRESS = '127.0.0.1:9464';
-/** Default of `--grace`: how long a stop waits for the apply in flight. */
-export const DEFAULT_GRACE_MS = 20_000;
-/** Default of `--max-failures`. */
-export const DEFAULT_MAX_FAILURES = 100;
+export { DEFAULT_GRACE_MS, DEFAULT_MAX_FAILURES, DEFAULT_METRICS_BIND_ADDRESS } from '../defaults.js';
 
 /** Options of {@link agentCommand}. */
 export interface AgentCommandOptions extends KernelOptions {

@@ -6,21 +6,16 @@
  * manager only has to lay out the sets (kernel names, families, lists, order).
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { IPSetManager, INET6_NAME_SUFFIX, prefixedName } from '@ipsets/core';
-import type { DesiredState, SetCapacity } from '@ipsets/core';
+import { IPSetManager } from '@ipsets/core';
+import type { DesiredState } from '@ipsets/core';
 import { buildManager, desiredStateOf, parseDesiredText } from '../../src/desired-file.js';
 import type { DesiredFile } from '../../src/desired-file.js';
+import { capacitiesByLabel } from '../../src/desired-state.js';
 
 /** What the per-member path produced: every member through the manager's public API. */
 function perMemberState(file: DesiredFile): DesiredState {
   const desired = buildManager(file).desiredState();
-  const capacities = new Map<string, SetCapacity>();
-  for (const set of file.sets) {
-    if (set.capacity === undefined) continue;
-    const label = prefixedName({ type: set.type, name: set.name });
-    capacities.set(label, set.capacity);
-    capacities.set(label + INET6_NAME_SUFFIX, set.capacity);
-  }
+  const capacities = capacitiesByLabel(file);
   return {
     ...desired,
     sets: desired.sets.map((s) => {
