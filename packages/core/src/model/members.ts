@@ -487,6 +487,14 @@ export function hostAddress(member: string): number {
 }
 
 /**
+ * The canonical text of the IPv4 host with address `address` (an unsigned 32-bit
+ * number, or its signed 32-bit form): `a.b.c.d`, what {@link hostAddress} reads back.
+ */
+export function formatHostAddress(address: number): string {
+  return formatIPv4(address);
+}
+
+/**
  * {@link hostAddress} of the text `s.slice(start, end)`, read in place. `end` must be
  * followed by neither a digit nor a dot (a blank, a line end or the end of `s`), as
  * the member spans of a save are.

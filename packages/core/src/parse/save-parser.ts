@@ -8,6 +8,7 @@
  * time `ipset save` took to print it.
  */
 import { quote } from '../errors.js';
+import { formatHostAddress, hostAddressIn } from '../model/members.js';
 import type { ParseProblem, SavedSet, SaveSnapshot, SetHeader } from '../types.js';
 
 /**
@@ -24,6 +25,8 @@ const CR = 13;
 const SPACE = 32;
 const TAB = 9;
 const HASH = 35;
+const DOT = 46;
+const ZERO = 48;
 const NOMATCH = ' nomatch';
 
 function isBlank(c: number): boolean {
@@ -68,6 +71,7 @@ export function parseSave(text: string): SaveSnapshot {
   const problem = (line: number, start: number, end: number, reason: string): void => found.add(line, start, end, reason);
   found.text = text;
   const byName = new Map<string, MemberSpans>();
+  const store = new MemberStore();
   const n = text.length;
 
   // The set of the previous `add` line: consecutive adds name the same set, so
@@ -81,6 +85,8 @@ export function parseSave(text: string): SaveSnapshot {
   // ipset accepts is at most 31 characters).
   const prefix = new Int32Array(64);
   let prefixLen = 0;
+  // The current set's pattern for whole runs of plain adds, made once the set proves long.
+  let run: RegExp | undefined;
 
   let lineNo = 0;
   let pos = 0;
@@ -89,7 +95,13 @@ export function parseSave(text: string): SaveSnapshot {
     // nothing else on the line (what ipset prints), as many such lines as follow.
     if (prefixLen > 0) {
       const before = current!.count;
-      pos = readPlainAdds(text, pos, prefix, prefixLen, current!);
+      if (before < RUN_AFTER) pos = readPlainAdds(text, pos, prefix, prefixLen, current!, RUN_AFTER - before);
+      if (current!.count >= RUN_AFTER) {
+        run ??= runPattern(currentName);
+        pos = readPlainRuns(text, pos, run, current!);
+        // The last line, when the text does not end in a newline.
+        pos = readPlainAdds(text, pos, prefix, prefixLen, current!, 1);
+      }
       lineNo += current!.count - before;
       if (pos >= n) break;
     }
@@ -141,6 +153,7 @@ export function parseSave(text: string): SaveSnapshot {
       }
       // Only the exact layout `add <name> ` qualifies for the in-place comparison.
       if (nameStart === start + 4 && text.charCodeAt(nameEnd) === SPACE) {
+        if (current !== set) run = undefined;
         current = set;
         currentName = name;
         currentNameLen = name.length;
@@ -164,7 +177,7 @@ export function parseSave(text: string): SaveSnapshot {
         problem(lineNo, start, end, `second create line for set ${quote(name)}`);
         continue;
       }
-      const spans = new MemberSpans(text);
+      const spans = new MemberSpans(text, nameEnd - nameStart, store);
       sets.push(spans.savedSet(name, text.slice(typeStart, typeEnd), text.slice(skipBlanks(text, typeEnd, end), end)));
       byName.set(name, spans);
       continue;
@@ -193,14 +206,92 @@ class Problems {
 }
 
 /**
+ * Plain adds of one set read one line at a time before the set's run is matched as a
+ * whole ({@link readPlainRuns}): a pattern costs more to make than a short set costs to read.
+ */
+const RUN_AFTER = 32;
+
+/** Most lines one match of a run pattern covers (the matcher's backtracking state grows with it). */
+const RUN_LINES = 256;
+
+/**
+ * The pattern of up to {@link RUN_LINES} consecutive lines `add <name> <member>\n` (a
+ * member without blanks), sticky: it matches at `lastIndex` or not at all. The name is
+ * matched literally, whatever characters it holds.
+ */
+function runPattern(name: string): RegExp {
+  const literal = name.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&');
+  return new RegExp(`(?:add ${literal} [^\\n\\r\\t ]+\\n){0,${RUN_LINES}}`, 'y');
+}
+
+/**
+ * Reads whole runs of lines `add <set> <member>\n` from `pos` on with `run` (see
+ * {@link runPattern}) into `spans`, and returns the position of the first other line.
+ * The pattern checks every character of each line's prefix in one native pass — a
+ * million lines compared one character at a time measured twice as slow; each member
+ * is then read once, for its address.
+ */
+function readPlainRuns(text: string, pos: number, run: RegExp, spans: MemberSpans): number {
+  const memberOffset = spans.nameLength + 5;
+  for (;;) {
+    run.lastIndex = pos;
+    if (!run.test(text)) return pos;
+    const runEnd = run.lastIndex;
+    if (runEnd === pos) return pos;
+    // Room for every line of the run, so the loop below writes straight into the array.
+    spans.reserve(RUN_LINES);
+    const values = spans.values;
+    const offset = spans.offset;
+    let count = spans.count;
+    while (pos < runEnd) {
+      const start = pos + memberOffset;
+      let address = 0;
+      let octet = 0;
+      let digits = 0;
+      let dots = 0;
+      let canonical = true;
+      let i = start;
+      let c = text.charCodeAt(i);
+      for (;;) {
+        if (c === DOT) {
+          if (digits === 0 || dots === 3) canonical = false;
+          address = address * 256 + octet;
+          dots++;
+          octet = 0;
+          digits = 0;
+        } else {
+          const d = c - ZERO;
+          if (d < 0 || d > 9) break;
+          // A leading zero, or an octet past 255.
+          if ((digits === 1 && octet === 0) || (octet = octet * 10 + d) > 255) canonical = false;
+          digits++;
+        }
+        c = text.charCodeAt(++i);
+      }
+      if (canonical && c === NL && dots === 3 && digits > 0) {
+        values[offset + count++] = address * 256 + octet;
+      } else {
+        // The pattern saw the newline: a member that is not an address ends there.
+        if (c !== NL) i = text.indexOf('\n', i);
+        spans.setCount(count);
+        spans.pushOther(start, i);
+        count++;
+      }
+      pos = i + 1;
+    }
+    spans.setCount(count);
+  }
+}
+
+/**
  * Reads the lines from `pos` on that are exactly `prefix` (`add <set> `, as char
- * codes) and a member up to the newline, into `spans`; returns the position of the
- * first other line. A function of its own: alone, the loop measured twice as fast as
+ * codes) and a member up to the newline, at most `limit` of them, into `spans`;
+ * returns the position of the first line not read. A function of its own: alone, the loop measured twice as fast as
  * inside the general parser.
  */
-function readPlainAdds(text: string, pos: number, prefix: Int32Array, prefixLen: number, spans: MemberSpans): number {
+function readPlainAdds(text: string, pos: number, prefix: Int32Array, prefixLen: number, spans: MemberSpans, limit: number): number {
   const n = text.length;
-  while (pos < n) {
+  for (let read = 0; pos < n && read < limit; read++) {
     let same = 0;
     while (same < prefixLen && text.charCodeAt(pos + same) === prefix[same]) same++;
     if (same < prefixLen) return pos;
@@ -213,7 +304,7 @@ function readPlainAdds(text: string, pos: number, prefix: Int32Array, prefixLen:
       i++;
     }
     if (i === memberStart || (i < n && c !== NL)) return pos;
-    spans.push(memberStart, i);
+    spans.pushSpan(memberStart, i);
     pos = i + 1;
   }
   return pos;
@@ -238,54 +329,153 @@ function readMember(text: string, start: number, end: number, set: MemberSpans):
   if (start >= end) return false;
   const space = tokenEnd(text, start, end);
   // Common cases: the element alone, or exactly ` nomatch` after it.
-  if (space === end || (end - space === NOMATCH.length && text.startsWith(NOMATCH, space))) set.push(start, end);
+  if (space === end || (end - space === NOMATCH.length && text.startsWith(NOMATCH, space))) set.pushSpan(start, end);
   else if (elementOptionsHaveNomatch(text, space, end)) set.pushString(text.slice(start, space) + NOMATCH);
-  else set.push(start, space);
+  else set.pushSpan(start, space);
   return true;
 }
 
 /** The spans of the sets {@link parseSave} made whose `members` nobody has read yet. */
 const unread = new WeakMap<SavedSet, MemberSpans>();
 
+const EMPTY_SPANS = new Int32Array(0);
+
 /**
- * Where the members of one saved set lie in the save text: member `i` is
- * `text.slice(starts[i], ends[i])`, or `strings.get(i)` for a member that is not one
- * slice of the text (an element whose options carry `nomatch` elsewhere on the line).
- * Spans always end where the member ends: at a blank, a line end or the end of the text.
+ * The members of one save's sets while each set's members follow each other (as
+ * ipset prints them): one array for all, grown by doubling, instead of a few
+ * typed arrays per set (allocating those measured costlier than the parse).
+ */
+export class MemberStore {
+  values = new Float64Array(1024);
+  count = 0;
+
+  /** Makes room for `more` values past `count`. */
+  reserve(more: number): void {
+    if (this.count + more <= this.values.length) return;
+    const grown = new Float64Array(Math.max(2 * this.values.length, this.count + more));
+    grown.set(this.values.subarray(0, this.count));
+    this.values = grown;
+  }
+}
+
+/** {@link MemberSpans.values} of a host with ` nomatch`: its address plus this. */
+export const NOMATCH_FLAG = 2 ** 32;
+
+/**
+ * The members of one saved set, as read from the save text, without a string per
+ * member: `values[i]` says what member `i` is.
+ *
+ * - `0 <= v < 2^32`: a canonical IPv4 host `a.b.c.d` with address `v` (exactly the
+ *   strings `hostAddress` accepts, so the text is `formatHostAddress(v)`);
+ * - `v >= 2^32` ({@link NOMATCH_FLAG} added): the same host with ` nomatch`;
+ * - `v < 0`: anything else, `text.slice(others[2j], others[2j + 1])` with `j = -v - 1`,
+ *   or `strings.get(i)` for a member that is not one slice of the text (an element
+ *   whose options carry `nomatch` elsewhere on the line).
+ *
+ * The address is read while the line is scanned: the planner compares numbers and
+ * never reads the text again; a string is made only for a member that is read.
  */
 export class MemberSpans {
   readonly text: string;
-  starts = new Int32Array(16);
-  ends = new Int32Array(16);
+  /** Length of the set's name (a plain add line's member starts after `add <name> `). */
+  readonly nameLength: number;
+  /** Where the members are while they follow each other in the save (see {@link MemberStore}). */
+  private readonly store: MemberStore;
+  /** The set's own array, once another set's members came between two of its own. */
+  private own: Float64Array | undefined;
+  /** Index of member 0 in the store. */
+  private from = 0;
   count = 0;
+  /** Start and end in `text` of each member that is not a host, in pairs. */
+  others = EMPTY_SPANS;
+  otherCount = 0;
   strings: Map<number, string> | undefined;
 
-  constructor(text: string) {
+  constructor(text: string, nameLength: number, store: MemberStore) {
     this.text = text;
+    this.nameLength = nameLength;
+    this.store = store;
   }
 
-  push(start: number, end: number): void {
-    if (this.count === this.starts.length) {
-      const starts = new Int32Array(this.count * 2);
-      const ends = new Int32Array(this.count * 2);
-      starts.set(this.starts);
-      ends.set(this.ends);
-      this.starts = starts;
-      this.ends = ends;
+  /** The array that holds member `i` at `offset + i` (read it after parsing: the store grows while it lasts). */
+  get values(): Float64Array {
+    return this.own ?? this.store.values;
+  }
+
+  /** See {@link values}. */
+  get offset(): number {
+    return this.own === undefined ? this.from : 0;
+  }
+
+  /** Makes room for `more` members past `count` in {@link values}. */
+  reserve(more: number): void {
+    const own = this.own;
+    if (own === undefined) {
+      const store = this.store;
+      if (this.count === 0) this.from = store.count;
+      if (this.from + this.count === store.count) {
+        store.reserve(more);
+        return;
+      }
+      // Another set's members came after this one's: move to an array of its own (once per set).
+      const moved = new Float64Array(Math.max(16, 2 * (this.count + more)));
+      moved.set(store.values.subarray(this.from, this.from + this.count));
+      this.own = moved;
+      return;
     }
-    this.starts[this.count] = start;
-    this.ends[this.count] = end;
-    this.count++;
+    if (this.count + more <= own.length) return;
+    const grown = new Float64Array(Math.max(2 * own.length, this.count + more));
+    grown.set(own);
+    this.own = grown;
   }
 
+  /** Sets the member count after members were written straight into {@link values}. */
+  setCount(count: number): void {
+    this.count = count;
+    if (this.own === undefined) this.store.count = this.from + count;
+  }
+
+  private append(value: number): void {
+    this.reserve(1);
+    this.values[this.offset + this.count] = value;
+    this.setCount(this.count + 1);
+  }
+
+  /** Adds a member that is not a host, `text.slice(start, end)`. */
+  pushOther(start: number, end: number): void {
+    if (2 * this.otherCount === this.others.length) {
+      const others = new Int32Array(Math.max(16, this.others.length * 2));
+      others.set(this.others);
+      this.others = others;
+    }
+    this.others[2 * this.otherCount] = start;
+    this.others[2 * this.otherCount + 1] = end;
+    this.append(-++this.otherCount);
+  }
+
+  /** Adds the member `text.slice(start, end)`, reading whether it is a host. */
+  pushSpan(start: number, end: number): void {
+    const address = hostAddressIn(this.text, start, end);
+    if (address < 0) this.pushOther(start, end);
+    // An address ends in a digit: an `h` at the end is the one of ` nomatch`.
+    else this.append(this.text.charCodeAt(end - 1) === 104 ? address + NOMATCH_FLAG : address);
+  }
+
+  /** Adds a member that is not one slice of the text. */
   pushString(member: string): void {
     (this.strings ??= new Map()).set(this.count, member);
-    this.push(0, 0);
+    this.pushOther(0, 0);
   }
 
   /** Member `i` as a string. */
   member(i: number): string {
-    return this.strings?.get(i) ?? this.text.slice(this.starts[i]!, this.ends[i]!);
+    const v = this.values[this.offset + i]!;
+    if (v >= NOMATCH_FLAG) return formatHostAddress(v - NOMATCH_FLAG) + NOMATCH;
+    if (v >= 0) return formatHostAddress(v);
+    const string = this.strings?.get(i);
+    if (string !== undefined) return string;
+    const j = -v - 1;
+    return this.text.slice(this.others[2 * j]!, this.others[2 * j + 1]!);
   }
 
   /** A saved set whose `members` array is made from these spans on first read. */

@@ -46,8 +46,8 @@ import { RECONCILE_HANDLERS, addOrUpdateSection, deleteSection } from './handler
 import type { GrowthPolicy } from './rebuild.js';
 import type { SetCapacity } from '../model/capacity.js';
 import { IpsetsError, quote } from '../errors.js';
-import { canonicalMember, entryKey, hostAddress, hostAddressIn, isCanonicalMember, validateSetName } from '../model/members.js';
-import { unreadMemberSpans } from '../parse/save-parser.js';
+import { canonicalMember, entryKey, hostAddress, isCanonicalMember, validateSetName } from '../model/members.js';
+import { NOMATCH_FLAG, unreadMemberSpans } from '../parse/save-parser.js';
 import type { MemberKind } from '../model/members.js';
 import { isOwnedSetName, validateOwnerPrefix } from '../model/naming.js';
 import { CREATE_SPECS, familyOfSpec, isCreateSpec, kernelTypeOfSpec } from '../model/set-types.js';
@@ -541,24 +541,24 @@ export function planReconcile(
       const saved = kernel.get(name)!;
       const type = kernelTypeOfSpec(w.set.spec) as MemberKind;
       const start = lines.length;
-      // A set parseSave made whose members nobody read is read from the save text in
-      // place: a host member is a number read off the text, and only members that get
-      // a line become strings (a million unchanged members make no garbage).
+      // A set parseSave made whose members nobody read is planned from what the parser
+      // read: a host member is a number, and only members that get a line become
+      // strings (a million unchanged members make no garbage).
       const spans = unreadMemberSpans(saved);
-      const text = spans?.text ?? '';
+      const values = spans?.values;
+      const offset = spans?.offset ?? 0;
       const list = spans === undefined ? saved.members : undefined;
       const count = spans?.count ?? list!.length;
       for (let i = 0; i < count; i++) {
-        let m = list === undefined ? spans!.strings?.get(i) : list[i]!;
-        let address: number;
+        let m: string | undefined;
+        let address = -1;
         let nomatch = false;
-        if (m === undefined) {
-          const from = spans!.starts[i]!;
-          const to = spans!.ends[i]!;
-          address = hosts === undefined ? -1 : hostAddressIn(text, from, to);
-          if (address >= 0) nomatch = text.charCodeAt(to - 1) === 104; /* h: the address ends in a digit */
-          else m = text.slice(from, to);
+        const v = values === undefined ? -1 : values[offset + i]!;
+        if (v >= 0 && hosts !== undefined) {
+          nomatch = v >= NOMATCH_FLAG;
+          address = nomatch ? v - NOMATCH_FLAG : v;
         } else {
+          m = list === undefined ? spans!.member(i) : list[i]!;
           address = hosts === undefined ? -1 : hostAddress(m);
           nomatch = address >= 0 && endsInNomatch(m);
         }

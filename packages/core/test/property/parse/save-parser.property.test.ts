@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseListHeaders, parseListNames, parseSave } from '../../../src/parse/save-parser.js';
+import { hostAddress } from '../../../src/model/members.js';
+import { NOMATCH_FLAG, parseListHeaders, parseListNames, parseSave, unreadMemberSpans } from '../../../src/parse/save-parser.js';
 import type { SavedSet, SetHeader } from '../../../src/types.js';
 
 const numRuns = Number(process.env.FC_NUM_RUNS) || 300;
@@ -115,6 +116,71 @@ describe('save parser properties', () => {
           .join('\n');
         expect(parseListHeaders(terse)).toEqual(headers);
         expect(parseListNames(headers.map((h) => `${h.name}\n`).join(''))).toEqual(headers.map((h) => h.name));
+      }),
+      params,
+    );
+  });
+});
+
+describe('save parser properties: long runs of adds', () => {
+  // Past a few dozen adds of one set the parser matches whole runs of lines at once; a
+  // set name is then part of a pattern, so names with pattern characters must still be
+  // read literally, and a line that breaks a run must be read as it is read anywhere.
+  const patternName = fc
+    .string({ unit: fc.constantFrom(...'ab.+*?()[]{}|^$\\/-:'.split('')), minLength: 1, maxLength: 31 })
+    .filter((s) => !s.startsWith('-'));
+  const memberPool = fc.constantFrom('10.0.0.1', '255.255.255.255', '0.0.0.0', '10.0.0.0/24', '010.0.0.1', '10.0.0.1,tcp:80', 'fe80::1', '1.2.3.4.5', '10.0.0.256', 'x');
+  const breaker = fc.constantFrom('', '# comment', 'add NAME  10.9.9.9', 'add NAME 10.9.9.8 timeout 5', 'add NAME 10.9.9.7\r', 'add NAME 10.9.9.6 nomatch', 'bogus line', 'add NAME');
+  const longSet = fc.record({
+    name: patternName,
+    members: fc.array(memberPool, { maxLength: 700, size: 'max' }),
+    breaks: fc.array(fc.tuple(fc.nat(700), breaker), { maxLength: 3 }),
+  });
+
+  it('long runs, pattern characters in names and lines breaking a run parse like short runs', () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(longSet, { maxLength: 3, selector: (s) => s.name }), fc.boolean(), (sets, finalNewline) => {
+        const lines: string[] = [];
+        const expected: SavedSet[] = [];
+        let problems = 0;
+        for (const s of sets) {
+          lines.push(`create ${s.name} hash:net family inet`);
+          const members: string[] = [];
+          const breaks = new Map(s.breaks.map(([at, line]) => [at, line.replace('NAME', s.name)]));
+          s.members.forEach((m, i) => {
+            const b = breaks.get(i);
+            if (b !== undefined) {
+              lines.push(b);
+              if (b === 'bogus line' || b === `add ${s.name}`) problems++;
+              else if (b !== '' && !b.startsWith('#')) members.push(b.includes('nomatch') ? '10.9.9.6 nomatch' : b.split(/\s+/)[2]!);
+            }
+            lines.push(`add ${s.name} ${m}`);
+            members.push(m);
+          });
+          expected.push({ name: s.name, type: 'hash:net', options: 'family inet', members });
+        }
+        const parsed = parseSave(lines.join('\n') + (finalNewline ? '\n' : ''));
+        expect(parsed.problems.length).toBe(problems);
+        expect(parsed.sets).toEqual(expected);
+      }),
+      { numRuns: Math.max(20, Math.floor(numRuns / 5)) },
+    );
+  });
+
+  it('the address the parser reads for the planner is hostAddress of the member it stands for', () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(memberPool, ipv4, ipv4.map((ip) => `${ip} nomatch`), netMember), { maxLength: 400, size: 'max' }), (members) => {
+        const text = `create a hash:net family inet\n${members.map((m) => `add a ${m}`).join('\n')}\n`;
+        const set = parseSave(text).sets[0]!;
+        const spans = unreadMemberSpans(set)!;
+        expect(spans.count).toBe(members.length);
+        members.forEach((m, i) => {
+          const address = hostAddress(m);
+          const value = spans.values[spans.offset + i]!;
+          if (address < 0) expect(value, m).toBeLessThan(0);
+          else expect(value, m).toBe(m.endsWith(' nomatch') ? address + NOMATCH_FLAG : address);
+          expect(spans.member(i)).toBe(m);
+        });
       }),
       params,
     );
