@@ -3,11 +3,15 @@
  * at one size, the state built first and left out of the profile: prints the functions
  * with the most self time and writes the profile (for DevTools) next to the working directory.
  *
- *   node --expose-gc --max-old-space-size=6144 --import tsx src/prototypes/w2-profile.ts [members] [calls]
+ *   node --expose-gc --max-old-space-size=6144 --import tsx src/prototypes/w2-profile.ts [members] [calls] [core]
+ *
+ * `core`: a built core to profile instead of the sources (e.g. `../core/dist/index.js`,
+ * whose line numbers the profile keeps; the sources run through tsx show line 1).
  */
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
-import { planApply, reconcileIPSets, renderRestore } from '@ipsets/core';
+import * as sources from '@ipsets/core';
+import { planApply, renderRestore } from '@ipsets/core';
 import type { CommandResult, IpsetPort } from '@ipsets/core';
 import { FakeKernel } from '@ipsets/testing';
 import { collect } from '../stats.js';
@@ -15,6 +19,7 @@ import { buildDriftedManager, buildManager, instantPort } from '../workloads.js'
 
 const members = Number(process.argv[2] ?? 1_000_000);
 const calls = Number(process.argv[3] ?? 5);
+const { reconcileIPSets } = (process.argv[4] === undefined ? sources : await import(new URL(process.argv[4], `file://${process.cwd()}/`).href)) as typeof sources;
 const kernel = new FakeKernel();
 kernel.restore(renderRestore(planApply(buildManager(members, 'cluster'))), { exist: true });
 const saveText = kernel.save().stdout;
@@ -29,6 +34,7 @@ interface Node {
   id: number;
   callFrame: { functionName: string; url: string; lineNumber: number };
   hitCount: number;
+  positionTicks?: { line: number; ticks: number }[];
 }
 const session = new Session();
 session.connect();
@@ -50,5 +56,16 @@ for (const n of profile.nodes) {
 }
 console.log(`${calls} calls at ${members} members: CPU ${((used.user + used.system) / 1000 / calls).toFixed(0)} ms per call`);
 for (const [key, hits] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 25)) {
+  console.log(`${((100 * hits) / total).toFixed(1).padStart(5)}%  ${key}`);
+}
+const lines = new Map<string, number>();
+for (const n of profile.nodes) {
+  for (const t of n.positionTicks ?? []) {
+    const key = `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url.split('/').slice(-2).join('/')} line ${t.line}`;
+    lines.set(key, (lines.get(key) ?? 0) + t.ticks);
+  }
+}
+console.log('lines:');
+for (const [key, hits] of [...lines].sort((a, b) => b[1] - a[1]).slice(0, 25)) {
   console.log(`${((100 * hits) / total).toFixed(1).padStart(5)}%  ${key}`);
 }

@@ -8,7 +8,7 @@
  * time `ipset save` took to print it.
  */
 import { quote } from '../errors.js';
-import { formatHostAddress, hostAddressIn } from '../model/members.js';
+import { NOMATCH_FLAG, formatHostAddress, hostAddressIn } from '../model/members.js';
 import type { ParseProblem, SavedSet, SaveSnapshot, SetHeader } from '../types.js';
 
 /**
@@ -358,16 +358,13 @@ export class MemberStore {
   }
 }
 
-/** {@link MemberSpans.values} of a host with ` nomatch`: its address plus this. */
-export const NOMATCH_FLAG = 2 ** 32;
-
 /**
  * The members of one saved set, as read from the save text, without a string per
  * member: `values[i]` says what member `i` is.
  *
  * - `0 <= v < 2^32`: a canonical IPv4 host `a.b.c.d` with address `v` (exactly the
  *   strings `hostAddress` accepts, so the text is `formatHostAddress(v)`);
- * - `v >= 2^32` ({@link NOMATCH_FLAG} added): the same host with ` nomatch`;
+ * - `v >= 2^32` (`NOMATCH_FLAG` added, as `hostValue` reads it): the same host with ` nomatch`;
  * - `v < 0`: anything else, `text.slice(others[2j], others[2j + 1])` with `j = -v - 1`,
  *   or `strings.get(i)` for a member that is not one slice of the text (an element
  *   whose options carry `nomatch` elsewhere on the line).

@@ -46,8 +46,8 @@ import { RECONCILE_HANDLERS, addOrUpdateSection, deleteSection } from './handler
 import type { GrowthPolicy } from './rebuild.js';
 import type { SetCapacity } from '../model/capacity.js';
 import { IpsetsError, quote } from '../errors.js';
-import { canonicalMember, entryKey, hostAddress, isCanonicalMember, validateSetName } from '../model/members.js';
-import { NOMATCH_FLAG, unreadMemberSpans } from '../parse/save-parser.js';
+import { NOMATCH_FLAG, canonicalMember, entryKey, hostAddress, hostValue, isCanonicalMember, validateSetName } from '../model/members.js';
+import { unreadMemberSpans } from '../parse/save-parser.js';
 import type { MemberKind } from '../model/members.js';
 import { isOwnedSetName, validateOwnerPrefix } from '../model/naming.js';
 import { CREATE_SPECS, familyOfSpec, isCreateSpec, kernelTypeOfSpec } from '../model/set-types.js';
@@ -124,14 +124,19 @@ class HostTable {
   private readonly mask: number;
   private readonly shift: number;
 
-  /** @param capacity the most members it will hold. */
-  constructor(capacity: number) {
+  /** Slots a table for `capacity` members takes from a {@link HostTablePool}. */
+  static size(capacity: number): number {
     let bits = 3;
     while (1 << bits < capacity * 2) bits++;
-    this.addresses = new Int32Array(1 << bits);
-    this.slots = new Int32Array(1 << bits);
-    this.mask = (1 << bits) - 1;
-    this.shift = 32 - bits;
+    return 1 << bits;
+  }
+
+  /** @param capacity the most members it will hold; its arrays are views of `pool`'s. */
+  constructor(capacity: number, pool: HostTablePool) {
+    const size = HostTable.size(capacity);
+    [this.addresses, this.slots] = pool.take(size);
+    this.mask = size - 1;
+    this.shift = 32 - Math.log2(size);
   }
 
   /** The slot value of `address` (see the class), or 0 when it is absent. */
@@ -161,12 +166,61 @@ class HostTable {
   }
 }
 
+/**
+ * The arrays of every {@link HostTable} of one plan, allocated at once: a few typed
+ * arrays per desired set measured costlier to allocate than the tables cost to fill.
+ */
+class HostTablePool {
+  private readonly addresses: Int32Array;
+  private readonly slots: Int32Array;
+  private used = 0;
+
+  constructor(slots: number) {
+    this.addresses = new Int32Array(slots);
+    this.slots = new Int32Array(slots);
+  }
+
+  /** The next `size` slots (zeroed: never handed out before); arrays of their own past the pool's end. */
+  take(size: number): [Int32Array, Int32Array] {
+    if (this.used + size > this.slots.length) return [new Int32Array(size), new Int32Array(size)];
+    const from = this.used;
+    this.used += size;
+    return [this.addresses.subarray(from, this.used), this.slots.subarray(from, this.used)];
+  }
+}
+
 /** True for a member `hostAddress` accepted that ends in ` nomatch` (a plain address ends in a digit). */
 function endsInNomatch(member: string): boolean {
   return member.charCodeAt(member.length - 1) === 104; /* h */
 }
 
+/** Desired members read per block: see {@link touchStrings}. */
+const PREFETCH = 64;
+
+/** Keeps {@link touchStrings}'s reads from being optimised away. */
+let touched = 0;
+
+/**
+ * Reads the length of each string in `members[from, to)` before they are parsed. The
+ * manager's member strings lie all over the heap: parsed one after the other each
+ * waits for its own cache miss, while these independent reads wait for many at once
+ * (measured: the first read of a million desired members 215 → 125 ms).
+ */
+function touchStrings(members: readonly unknown[], from: number, to: number): void {
+  let sum = touched;
+  for (let i = from; i < to; i++) {
+    const m = members[i];
+    if (typeof m === 'string') sum += m.length;
+  }
+  touched = sum & 0xffff;
+}
+
 type Fate = 'keep' | 'destroy' | 'stay' | 'recreate' | 'conflict-stay' | 'rebuild';
+
+/** True for a desired set whose host members go to a {@link HostTable}: hash:net, family inet. */
+function hashNetInet(set: DesiredSet): boolean {
+  return typeof set === 'object' && set !== null && isCreateSpec(set.spec) && kernelTypeOfSpec(set.spec) === 'hash:net' && (familyOfSpec(set.spec) ?? 'inet') === 'inet';
+}
 
 function invalid(message: string, details: Record<string, unknown>): IpsetsError {
   return new IpsetsError('INVALID_INPUT', message, { details });
@@ -176,6 +230,9 @@ function validateDesired(desired: DesiredState): Map<string, Wanted> {
   const owner = desired?.owner;
   validateOwnerPrefix(owner);
   const wanted = new Map<string, Wanted>();
+  let slots = 0;
+  for (const set of desired.sets) if (hashNetInet(set) && Array.isArray(set.members)) slots += HostTable.size(set.members.length);
+  const pool = new HostTablePool(slots);
   for (const set of desired.sets) {
     const name = validateSetName(set.name);
     if (!isOwnedSetName(name, owner)) {
@@ -199,38 +256,52 @@ function validateDesired(desired: DesiredState): Map<string, Wanted> {
     const family = familyOfSpec(set.spec) ?? 'inet';
     const list = kernelType === 'list:set';
     const entries = new Map<string, number>();
-    const members: string[] = [];
+    const input: readonly string[] = Array.isArray(set.members) ? set.members : Array.from(set.members);
+    // The desired members themselves while every one so far is canonical and new (the
+    // common case: members from the manager or a loaded file); a copy from the first
+    // member that is not.
+    let members: string[] | undefined;
     // The host table reads IPv4 addresses: an inet6 set's members all take the generic path.
-    const hosts = kernelType === 'hash:net' && family === 'inet' ? new HostTable(set.members.length) : undefined;
-    for (const raw of set.members) {
-      // A canonical host member (the common case: members from the manager) is read
-      // once, for its address; anything else is canonicalised first.
-      let address = hosts !== undefined && typeof raw === 'string' ? hostAddress(raw) : -1;
-      const member = address >= 0 ? raw : list ? validateSetName(raw) : canonicalMember(kernelType, raw, family);
-      if (address < 0 && hosts !== undefined) address = hostAddress(member);
-      let index: number | undefined;
-      let key = '';
-      if (address >= 0) {
-        const slot = hosts!.insertIfAbsent(address, endsInNomatch(member) ? -(members.length + 1) : members.length + 1);
-        if (slot !== 0) index = Math.abs(slot) - 1;
-      } else {
-        key = list ? member : entryKey(member);
-        index = entries.get(key);
-      }
-      if (index !== undefined) {
-        const seen = members[index]!;
-        if (seen !== member) {
-          throw invalid(
-            `Desired set ${quote(name)} holds both ${quote(seen)} and ${quote(member)}; they are one kernel entry, expected only one of them.`,
-            { set: name, members: [seen, member] },
-          );
+    const hosts = hashNetInet(set) ? new HostTable(input.length, pool) : undefined;
+    const n = input.length;
+    for (let block = 0; block < n; block += PREFETCH) {
+      const blockEnd = Math.min(n, block + PREFETCH);
+      if (hosts !== undefined) touchStrings(input, block, blockEnd);
+      for (let i = block; i < blockEnd; i++) {
+        const raw = input[i]!;
+        const at = members === undefined ? i : members.length;
+        // A canonical host member is read once, for its address; anything else is
+        // canonicalised first.
+        let value = hosts !== undefined && typeof raw === 'string' ? hostValue(raw) : -1;
+        const member = value >= 0 ? raw : list ? validateSetName(raw) : canonicalMember(kernelType, raw, family);
+        if (value < 0 && hosts !== undefined) value = hostValue(member);
+        let index: number | undefined;
+        let key = '';
+        if (value >= 0) {
+          const slot = value >= NOMATCH_FLAG ? hosts!.insertIfAbsent(value - NOMATCH_FLAG, -(at + 1)) : hosts!.insertIfAbsent(value, at + 1);
+          if (slot !== 0) index = Math.abs(slot) - 1;
+        } else {
+          key = list ? member : entryKey(member);
+          index = entries.get(key);
         }
-        continue;
+        if (index !== undefined) {
+          const seen = (members ?? input)[index]!;
+          if (seen !== member) {
+            throw invalid(
+              `Desired set ${quote(name)} holds both ${quote(seen)} and ${quote(member)}; they are one kernel entry, expected only one of them.`,
+              { set: name, members: [seen, member] },
+            );
+          }
+          members ??= input.slice(0, i);
+          continue;
+        }
+        if (value < 0) entries.set(key, at);
+        if (members !== undefined) members.push(member);
+        else if (member !== raw) (members = input.slice(0, i)).push(member);
       }
-      if (address < 0) entries.set(key, members.length);
-      members.push(member);
     }
-    wanted.set(name, { set, list, members, entries, hosts, capacity });
+    const canonical = members ?? input;
+    wanted.set(name, { set, list, members: canonical, entries, hosts, capacity });
   }
   return wanted;
 }

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isIpsetsError } from '../../../src/errors.js';
-import { canonicalMember, entryKey, hasNomatch, hostAddress, isCanonicalHost, stripNomatch } from '../../../src/model/members.js';
+import { NOMATCH_FLAG, canonicalMember, entryKey, hasNomatch, hostAddress, hostValue, isCanonicalHost, stripNomatch } from '../../../src/model/members.js';
 
 const numRuns = Number(process.env.FC_NUM_RUNS) || 1000;
 const params = { numRuns };
@@ -94,6 +94,25 @@ describe('isCanonicalHost', () => {
     fc.assert(
       fc.property(member, (m) => {
         expect(isCanonicalHost(m)).toBe(hostAddress(m) >= 0);
+      }),
+      { ...params, numRuns: Math.max(numRuns, 5000) },
+    );
+  });
+});
+
+describe('hostValue', () => {
+  it('is hostAddress, plus NOMATCH_FLAG for a host with nomatch (the reconcile hot path agrees with the plain one)', () => {
+    const octet = fc.oneof(fc.integer({ min: 0, max: 300 }).map(String), fc.constantFrom('00', '01', '010', '', '256', '1a', '0255'));
+    const member = fc.oneof(
+      fc.tuple(octet, octet, octet, octet, fc.constantFrom('', ' nomatch', ' nomatch ', 'nomatch', '  nomatch', '/24', ' x', '\n-F', '.1')).map(
+        ([a, b, c, d, tail]) => `${a}.${b}.${c}.${d}${tail}`,
+      ),
+      fc.string({ maxLength: 30 }),
+    );
+    fc.assert(
+      fc.property(member, (m) => {
+        const address = hostAddress(m);
+        expect(hostValue(m)).toBe(address < 0 ? -1 : m.endsWith(' nomatch') ? address + NOMATCH_FLAG : address);
       }),
       { ...params, numRuns: Math.max(numRuns, 5000) },
     );

@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { planReconcile } from '../../../src/plan/plan-reconcile.js';
 import { renderRestore } from '../../../src/session/render.js';
+import { canonicalMember, entryKey, validateSetName } from '../../../src/model/members.js';
 import { parseSave } from '../../../src/parse/save-parser.js';
 import type { DesiredState, SaveSnapshot, SetHeader } from '../../../src/types.js';
 
@@ -104,6 +105,90 @@ describe('planReconcile on a snapshot read from save text', () => {
         };
         expect(run(snapshot)).toEqual(run(plain(snapshot)));
       }),
+      { numRuns },
+    );
+  });
+
+  // The plain path: every saved member a string in an array, every desired member
+  // canonicalised and deduplicated before planning. The numeric path (hosts read as
+  // numbers from the save text, desired members used as given while they are
+  // canonical) must plan exactly the same lines, sections, handlers and notes, or fail
+  // with the same message.
+  const OWNED = ['azure-npm-a', 'azure-npm-b', 'azure-npm-c', 'azure-npm-d'];
+  const canonicalDesired = (d: DesiredState): DesiredState => ({
+    owner: d.owner,
+    sets: d.sets.map((set) => {
+      const kind = set.spec === 'setlist' ? undefined : set.spec.startsWith('hash:ip,port') ? 'hash:ip,port' : 'hash:net';
+      const family = set.spec.includes('inet6') ? 'inet6' : 'inet';
+      const seen = new Map<string, string>();
+      for (const raw of set.members) {
+        const m = kind === undefined ? validateSetName(raw) : canonicalMember(kind, raw, family);
+        const key = kind === undefined ? m : entryKey(m);
+        const before = seen.get(key);
+        if (before !== undefined && before !== m) throw new Error(`holds both ${before} and ${m}`);
+        if (before === undefined) seen.set(key, m);
+      }
+      return { ...set, members: [...seen.values()] };
+    }),
+  });
+
+  it('property: hosts read as numbers and desired members used as given plan what the plain path plans', () => {
+    const octet = fc.constantFrom('0', '1', '2', '7', '10', '255', '256', '01');
+    const host = fc.tuple(fc.constantFrom('10', '192', '255'), octet, octet, octet).map((p) => p.join('.'));
+    const hostile = fc.constantFrom('-F', '10.0.0.0/0000024', '10.0.0.1#x', '10.0.0.01', 'azure-npm-b', 'fe80::0001', '10.0.0.1,tcp:080');
+    const savedMember = fc.oneof(
+      { weight: 12, arbitrary: host },
+      host.map((h) => `${h} nomatch`),
+      host.map((h) => `${h}/24`),
+      host.map((h) => `${h}/8 nomatch`),
+      host.map((h) => `${h},tcp:80`),
+      host.map((h) => `${h} timeout 5 nomatch`),
+      fc.constantFrom('fe80::1', '2001:db8::/64', '::1 nomatch', '2001:db8::1,udp:53'),
+      fc.constantFrom(...OWNED, 'kube-f'),
+      hostile,
+    );
+    const desiredMember = fc.oneof(
+      { weight: 12, arbitrary: host.filter((h) => !h.includes('256') && !/(^|\.)0\d/.test(h)) },
+      fc.constantFrom('10.0.0.1 nomatch', '10.0.0.7/32', '10.0.0.5/24', '10.0.0.0/24 nomatch', '10.1.2.3,80', '10.1.2.3,tcp:80', 'FE80::1', 'fe80::1', '2001:db8::/64'),
+      fc.constantFrom(...OWNED),
+    );
+    const kernelSet = fc.record({
+      name: fc.constantFrom(...OWNED, 'kube-f', 'azure-npm-'),
+      type: fc.constantFrom('hash:net', 'hash:net', 'hash:ip,port', 'list:set'),
+      family: fc.constantFrom(NET, NET, NET6),
+      members: fc.array(savedMember, { maxLength: 120, size: 'max' }),
+    });
+    const desiredSet = fc.record({
+      name: fc.constantFrom(...OWNED),
+      spec: fc.constantFrom('nethash', 'nethash', 'nethash maxelem 4294967295', 'nethash family inet6', 'hash:ip,port', 'hash:ip,port family inet6', 'setlist'),
+      members: fc.array(desiredMember, { maxLength: 120, size: 'max' }),
+    });
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(kernelSet, { maxLength: 4, selector: (k) => k.name }),
+        fc.uniqueArray(desiredSet, { maxLength: 3, selector: (d) => d.name }),
+        fc.boolean(),
+        fc.array(fc.nat(2), { minLength: 6, maxLength: 6 }),
+        (kernelSets, desiredSets, interleave, references) => {
+          const creates = kernelSets.map((k) => `create ${k.name} ${k.type} ${k.type === 'list:set' ? 'size 8' : k.family}`);
+          const adds = kernelSets.map((k) => k.members.map((m) => `add ${k.name} ${m}`));
+          // Interleaved adds (every set's first add, then every set's second, …) take the parser's slow path.
+          const lines = interleave
+            ? [...creates, ...Array.from({ length: Math.max(0, ...adds.map((a) => a.length)) }, (_, i) => adds.flatMap((a) => (i < a.length ? [a[i]!] : [])))].flat()
+            : kernelSets.flatMap((k, i) => [creates[i]!, ...adds[i]!]);
+          const snapshot = parseSave(lines.join('\n') + '\n');
+          const headers = snapshot.sets.map((x, i) => ({ name: x.name, type: x.type, header: x.options, references: references[i % references.length]!, entries: 0 }));
+          const desired = { owner: OWNER, sets: desiredSets } as DesiredState;
+          const run = (d: () => DesiredState, s: SaveSnapshot): unknown => {
+            try {
+              return planReconcile(d(), s, headers);
+            } catch (e) {
+              return (e as Error).message.includes('holds both') ? 'holds both' : (e as Error).message;
+            }
+          };
+          expect(run(() => desired, snapshot)).toEqual(run(() => canonicalDesired(desired), plain(snapshot)));
+        },
+      ),
       { numRuns },
     );
   });
