@@ -76,6 +76,7 @@ describe('@ipsets/core public exports', () => {
         "setTypeInfo",
         "stripNomatch",
         "validateCapacity",
+        "validateDesiredState",
         "validateKernelSetName",
         "validateOwner",
         "validateOwnerPrefix",
