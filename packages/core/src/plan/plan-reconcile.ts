@@ -337,9 +337,15 @@ export function validateDesiredState(desired: DesiredState): ValidatedDesiredSta
   return state;
 }
 
+const VALUED_OPTIONS: ReadonlySet<string> = new Set(['family', 'hashsize', 'maxelem', 'netmask', 'timeout', 'bucketsize', 'initval', 'size', 'markmask']);
+
+/** The last options {@link parseOptions} read: deciding one set's fate reads its options three or four times in a row. */
+let lastOptions: { text: string; parsed: ReadonlyMap<string, string> } | undefined;
+
 /** Parses a save create-line tail (`family inet hashsize 1024 maxelem 65536 …`) into options. */
-function parseOptions(options: string): Map<string, string> {
-  const valued = new Set(['family', 'hashsize', 'maxelem', 'netmask', 'timeout', 'bucketsize', 'initval', 'size', 'markmask']);
+function parseOptions(options: string): ReadonlyMap<string, string> {
+  if (lastOptions?.text === options) return lastOptions.parsed;
+  const valued = VALUED_OPTIONS;
   const out = new Map<string, string>();
   const tokens = options.split(/\s+/).filter((t) => t !== '');
   for (let i = 0; i < tokens.length; i++) {
@@ -347,6 +353,7 @@ function parseOptions(options: string): Map<string, string> {
     if (valued.has(t) && i + 1 < tokens.length) out.set(t, tokens[++i]!);
     else out.set(t, '');
   }
+  lastOptions = { text: options, parsed: out };
   return out;
 }
 
