@@ -19,7 +19,7 @@ import { labelsOf } from '../output/labels.js';
 import { openKernel } from '../kernel.js';
 import { withProgress } from '../kernel/progress.js';
 import type { KernelOptions } from '../kernel.js';
-import { createLogger } from '../logging.js';
+import { createDeferredLogger } from '../logging.js';
 import type { LogFormat, LogLevel } from '../logging.js';
 import { formatSetSummary, summarizeSets } from '../output/set-summary.js';
 import { lockPathFor, withWriterLock } from '../kernel-lock.js';
@@ -48,7 +48,7 @@ export interface ApplyCommandOptions extends KernelOptions {
 
 /** Runs `ipsets apply`; returns the exit code. */
 export async function applyCommand(file: string, options: ApplyCommandOptions, io: CliIo): Promise<number> {
-  const log = createLogger({
+  const log = createDeferredLogger({
     stream: io.stderr,
     ...(options.logFormat === undefined ? {} : { format: options.logFormat }),
     ...(options.logLevel === undefined ? {} : { level: options.logLevel }),
