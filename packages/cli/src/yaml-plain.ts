@@ -56,6 +56,19 @@ const SPECIAL_CHARACTERS = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\ufe
  */
 const YAML_TRAILING_WHITE = /[ \t]+$/;
 
+/**
+ * False when {@link NOT_STRING} cannot match `raw`, decided without the regular
+ * expression (a million member addresses go through here): every text it matches
+ * starts with one of `~ N n T t F f + - .` or a digit and has at most one `.`.
+ */
+function mayNotBeString(raw: string): boolean {
+  const c = raw.charCodeAt(0);
+  const start = (c >= 48 && c <= 57) || c === 46 || c === 43 || c === 45 || c === 126 || c === 78 || c === 110 || c === 84 || c === 116 || c === 70 || c === 102;
+  if (!start) return false;
+  const dot = raw.indexOf('.');
+  return dot === -1 || raw.indexOf('.', dot + 1) === -1;
+}
+
 class GiveUp extends Error {}
 function giveUp(): never {
   throw new GiveUp();
@@ -269,7 +282,12 @@ class Reader {
     let end: number;
     if (c === 91 || c === 123) [value, end] = this.flow(line, start, depth);
     else if (c === 34 || c === 39) [value, end] = this.quoted(line, start);
-    else return this.plain(this.text.slice(start, this.commentStart(line, start)).replace(YAML_TRAILING_WHITE, ''), false);
+    else {
+      // Trailing white space is spaces only here: a tab anywhere made the reader give up.
+      let end = this.commentStart(line, start);
+      while (end > start && this.text.charCodeAt(end - 1) === 32) end--;
+      return this.plain(this.text.slice(start, end), false);
+    }
     const rest = this.text.slice(end, line.end);
     if (!/^[ \t]*$/.test(rest) && !/^[ \t]+#/.test(rest)) giveUp();
     return value;
@@ -287,7 +305,7 @@ class Reader {
     if (raw === '' || INDICATORS.has(raw[0]!) || (raw[0] === '-' && (raw.length === 1 || raw[1] === ' '))) giveUp();
     if (raw.includes(': ') || raw.endsWith(':') || raw.includes(' #')) giveUp();
     if (flow && /[[\]{},]/.test(raw)) giveUp();
-    if (NOT_STRING.test(raw)) return SMALL_INT.test(raw) ? Number(raw) : giveUp();
+    if (mayNotBeString(raw) && NOT_STRING.test(raw)) return SMALL_INT.test(raw) ? Number(raw) : giveUp();
     return raw;
   }
 
