@@ -68,11 +68,17 @@ const setRefSchema = z
   })
   .strict();
 
+/**
+ * A list, checked by reference: `z.array` copies the list it checks, element by
+ * element (a million members in a node-sized file); the members are checked below.
+ */
+const memberList = z.custom<unknown[]>((value) => Array.isArray(value), { params: { expected: 'list' } });
+
 const setSchema = z
   .object({
     type: z.string(),
     name: z.string(),
-    members: z.array(z.unknown()).default([]),
+    members: memberList.optional(),
     family: z.string().optional(),
     maxelem: z.unknown().optional(),
     hashsize: z.unknown().optional(),
@@ -124,6 +130,9 @@ function zodIssueMessage(issue: z.core.$ZodIssue): string {
       const keys = issue.keys.slice(0, 10).map((k) => quote(k)).join(', ') + (issue.keys.length > 10 ? ` and ${formatCount(issue.keys.length - 10)} more` : '');
       return `unknown key${issue.keys.length > 1 ? 's' : ''} ${keys}; expected only ${EXPECTED_KEYS[where]}`;
     }
+    case 'custom':
+      if (issue.params?.['expected'] === 'list') return `got ${describeValue(issue.input)}; expected a list`;
+      return cutText(issue.message, 300);
     default:
       return cutText(issue.message, 300);
   }
@@ -260,7 +269,7 @@ export function validateDesiredDocument(
     }
     if (kind === 'set') {
       const seen = new Map<string, number>();
-      const list = set.members;
+      const list = set.members ?? [];
       let inet6 = 0;
       // A plain loop with the path made only for a problem: this runs once per member (1,000,000 in a node-sized file).
       for (let j = 0; j < list.length && c.total < MAX_COUNTED_PROBLEMS; j++) {
@@ -305,7 +314,7 @@ export function validateDesiredDocument(
       if (family === undefined && inet6 === 0) inetOnlyLists.set(members, members.length);
     } else {
       const seen = new Set<string>();
-      set.members.forEach((member, j) => {
+      (set.members ?? []).forEach((member, j) => {
         const path = ['sets', i, 'members', j];
         const ref = setRefSchema.safeParse(member, { reportInput: true });
         if (!ref.success) {
