@@ -4,6 +4,7 @@
 import { IPSetManager, INET6_NAME_SUFFIX, isIpsetsError, memberFamily, prefixedName, setTypeInfo } from '@ipsets/core';
 import type { DesiredState, SetCapacity, SetMetadata } from '@ipsets/core';
 import { desiredFileError, formatPath, messageOf } from './desired-problems.js';
+import { knownInetOnly } from './desired-validate.js';
 import type { DesiredFile } from './desired-validate.js';
 
 /** A pod key for members that come from a file (the file has no pods). */
@@ -42,6 +43,10 @@ function membersByLabel(file: DesiredFile): Map<string, readonly string[]> {
     if (setTypeInfo(set.type).kind !== 'set') continue;
     if (set.family !== undefined) {
       byLabel.set(prefixedName({ type: set.type, name: set.name, family: set.family }), set.members);
+      continue;
+    }
+    if (knownInetOnly(set.members)) {
+      byLabel.set(prefixedName({ type: set.type, name: set.name }), set.members);
       continue;
     }
     const inet6: string[] = [];
@@ -96,7 +101,7 @@ export function desiredStateOf(file: DesiredFile): DesiredState {
       if (set.members.length <= 1) return set;
       const first = set.members[0]!;
       const firstFamily = memberFamily(first);
-      const other = set.family === undefined ? set.members.find((m) => memberFamily(m) !== firstFamily) : undefined;
+      const other = set.family === undefined && !knownInetOnly(set.members) ? set.members.find((m) => memberFamily(m) !== firstFamily) : undefined;
       return { ...set, members: other === undefined ? [first] : [first, other] };
     }),
   };

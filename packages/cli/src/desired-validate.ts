@@ -68,11 +68,17 @@ const setRefSchema = z
   })
   .strict();
 
+/**
+ * A list, checked by reference: `z.array` copies the list it checks, element by
+ * element (a million members in a node-sized file); the members are checked below.
+ */
+const memberList = z.custom<unknown[]>((value) => Array.isArray(value), { params: { expected: 'list' } });
+
 const setSchema = z
   .object({
     type: z.string(),
     name: z.string(),
-    members: z.array(z.unknown()).default([]),
+    members: memberList.optional(),
     family: z.string().optional(),
     maxelem: z.unknown().optional(),
     hashsize: z.unknown().optional(),
@@ -96,6 +102,20 @@ const EXPECTED_KEYS: Record<string, string> = {
 };
 
 
+/**
+ * Member lists this validator returned with no IPv6 member, and their length then: the
+ * desired state's family split skips a second pass over them (a million members).
+ */
+const inetOnlyLists = new WeakMap<readonly string[], number>();
+
+/**
+ * True when `members` is a list {@link validateDesiredDocument} returned, unchanged in
+ * length, for a set without a family and no IPv6 member in it; false means "not known".
+ */
+export function knownInetOnly(members: readonly string[]): boolean {
+  return inetOnlyLists.get(members) === members.length;
+}
+
 /** Longest member string looked at; the longest valid one ("255.255.255.255,sctp:65535") has 26 characters. */
 const MAX_MEMBER_LENGTH = 64;
 
@@ -110,6 +130,9 @@ function zodIssueMessage(issue: z.core.$ZodIssue): string {
       const keys = issue.keys.slice(0, 10).map((k) => quote(k)).join(', ') + (issue.keys.length > 10 ? ` and ${formatCount(issue.keys.length - 10)} more` : '');
       return `unknown key${issue.keys.length > 1 ? 's' : ''} ${keys}; expected only ${EXPECTED_KEYS[where]}`;
     }
+    case 'custom':
+      if (issue.params?.['expected'] === 'list') return `got ${describeValue(issue.input)}; expected a list`;
+      return cutText(issue.message, 300);
     default:
       return cutText(issue.message, 300);
   }
@@ -246,7 +269,8 @@ export function validateDesiredDocument(
     }
     if (kind === 'set') {
       const seen = new Map<string, number>();
-      const list = set.members;
+      const list = set.members ?? [];
+      let inet6 = 0;
       // A plain loop with the path made only for a problem: this runs once per member (1,000,000 in a node-sized file).
       for (let j = 0; j < list.length && c.total < MAX_COUNTED_PROBLEMS; j++) {
         const member = list[j];
@@ -264,7 +288,9 @@ export function validateDesiredDocument(
         let canonical: string;
         try {
           // Without a family, an IPv6 member goes to the set's inet6 sibling (the manager routes it there).
-          canonical = canonicalMemberForType(type, member, family ?? memberFamily(member));
+          const memberFamilyOf = family ?? memberFamily(member);
+          if (memberFamilyOf === 'inet6') inet6++;
+          canonical = canonicalMemberForType(type, member, memberFamilyOf);
         } catch (error) {
           c.add(['sets', i, 'members', j], messageOf(error));
           continue;
@@ -285,9 +311,10 @@ export function validateDesiredDocument(
         seen.set(entry, members.length);
         members.push(canonical);
       }
+      if (family === undefined && inet6 === 0) inetOnlyLists.set(members, members.length);
     } else {
       const seen = new Set<string>();
-      set.members.forEach((member, j) => {
+      (set.members ?? []).forEach((member, j) => {
         const path = ['sets', i, 'members', j];
         const ref = setRefSchema.safeParse(member, { reportInput: true });
         if (!ref.success) {

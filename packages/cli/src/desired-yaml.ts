@@ -3,8 +3,9 @@
  * (tags, duplicate keys, non-string keys, aliases that expand exponentially, deep
  * nesting), every problem with its line.
  */
-import { Composer, LineCounter, Parser, YAMLParseError, isAlias, isMap, isNode, isScalar, isSeq } from 'yaml';
-import type { CST, Document } from 'yaml';
+import { createRequire } from 'node:module';
+import type * as Yaml from 'yaml';
+import type { CST, Document, LineCounter } from 'yaml';
 import { cutText, quoteCut as quote } from './format.js';
 import { LOCATED_PROBLEMS, ROOT_EXPECTED, SHOWN_PROBLEMS, desiredFileError, formatPath, messageOf, pathKeys } from './desired-problems.js';
 import type { FileProblem, Locator } from './desired-problems.js';
@@ -12,7 +13,18 @@ import { MAX_JSON_DEPTH } from './json-scan.js';
 import { readPlainYaml } from './yaml-plain.js';
 import type { PlainYaml } from './yaml-plain.js';
 
+let yamlPackage: typeof Yaml | undefined;
+
+/**
+ * The `yaml` package, loaded on first use: desired files are plain text the fast
+ * reader reads, and loading the package costs every command start ≈ 150 ms of CPU.
+ */
+function yaml(): typeof Yaml {
+  return (yamlPackage ??= createRequire(import.meta.url)('yaml') as typeof Yaml);
+}
+
 function yamlLocator(doc: Document.Parsed, lineCounter: LineCounter): Locator {
+  const { isNode } = yaml();
   return (problems) =>
     problems.map((problem, i) => {
       if (problem.path === '(root)' || problem.line !== undefined || i >= LOCATED_PROBLEMS) return problem;
@@ -53,6 +65,7 @@ function yamlPath(path: YamlPath | undefined): string {
  * needs. An explicit stack, not recursion: no document can overflow it.
  */
 function yamlStructureProblems(doc: Document.Parsed, lineCounter: LineCounter): FileProblem[] {
+  const { isAlias, isMap, isNode, isScalar, isSeq } = yaml();
   const problems: FileProblem[] = [];
   const at = (node: unknown) => {
     if (!isNode(node) || !node.range) return {};
@@ -147,6 +160,7 @@ function* depthChecked(tokens: Iterable<CST.Token>): Generator<CST.Token> {
  * composed, and duplicate keys left to the structure walk (which reports their path).
  */
 function composeYaml(text: string, lineCounter: LineCounter): Document.Parsed {
+  const { Composer, Parser, YAMLParseError } = yaml();
   const parser = new Parser(lineCounter.addNewLine);
   const composer = new Composer({ uniqueKeys: false });
   let doc: Document.Parsed | undefined;
@@ -178,7 +192,7 @@ function plainLocator(plain: PlainYaml): Locator {
 export function parseYaml(text: string, source: string): { doc: unknown; locate: Locator } {
   const plain = readPlainYaml(text);
   if (plain !== undefined) return { doc: plain.doc, locate: plainLocator(plain) };
-  const lineCounter = new LineCounter();
+  const lineCounter = new (yaml().LineCounter)();
   let parsed: Document.Parsed;
   try {
     parsed = composeYaml(text, lineCounter);

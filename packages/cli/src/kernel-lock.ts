@@ -11,7 +11,7 @@ import type { AbortSignalLike } from '@ipsets/core';
 import type { KernelLock } from '@ipsets/exec-linux';
 import { DEFAULT_STATE_FILE } from './defaults.js';
 import type { KernelOptions } from './kernel.js';
-import type { CliLogger } from './logging.js';
+import type { CommandLogger } from './logging.js';
 
 /** Options of the lock a writer takes. */
 export interface WriterLockOptions {
@@ -42,7 +42,7 @@ export async function lockPathFor(options: KernelOptions & { lockFile?: string }
  *
  * @throws IpsetsError `LOCK_HELD` (the message names the holder pid) when `waitMs` ran out.
  */
-export async function withWriterLock<T>(path: string, options: WriterLockOptions, log: CliLogger, fn: () => Promise<T>): Promise<T> {
+export async function withWriterLock<T>(path: string, options: WriterLockOptions, log: Pick<CommandLogger, 'info'>, fn: () => Promise<T>): Promise<T> {
   const { acquireKernelLock, DEFAULT_LOCK_WAIT_MS } = await import('@ipsets/exec-linux');
   const waitMs = options.waitMs ?? DEFAULT_LOCK_WAIT_MS;
   const signal = options.signal === undefined ? {} : { signal: options.signal };

@@ -56,19 +56,31 @@ const SPECIAL_CHARACTERS = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\ufe
  */
 const YAML_TRAILING_WHITE = /[ \t]+$/;
 
+/**
+ * False when {@link NOT_STRING} cannot match `raw`, decided without the regular
+ * expression (a million member addresses go through here): every text it matches
+ * starts with one of `~ N n T t F f + - .` or a digit and has at most one `.`.
+ */
+function mayNotBeString(raw: string): boolean {
+  const c = raw.charCodeAt(0);
+  const start = (c >= 48 && c <= 57) || c === 46 || c === 43 || c === 45 || c === 126 || c === 78 || c === 110 || c === 84 || c === 116 || c === 70 || c === 102;
+  if (!start) return false;
+  const dot = raw.indexOf('.');
+  return dot === -1 || raw.indexOf('.', dot + 1) === -1;
+}
+
 class GiveUp extends Error {}
 function giveUp(): never {
   throw new GiveUp();
 }
 
-interface Line {
-  readonly indent: number;
-  /** Offset of the first content character. */
-  readonly start: number;
-  /** Offset after the last character (before `\r\n` / `\n`). */
-  readonly end: number;
-  readonly number: number;
-}
+/**
+ * A content line: its index in the reader's line tables (indent, offset of the first
+ * content character, offset after the last one before `\r\n` / `\n`, 1-based line
+ * number). Numbers in typed arrays, not an object per line: a desired file has a
+ * line per member.
+ */
+type Line = number;
 
 /** Reads `text` as plain YAML, or returns undefined when it is more than that. */
 export function readPlainYaml(text: string): PlainYaml | undefined {
@@ -81,7 +93,11 @@ export function readPlainYaml(text: string): PlainYaml | undefined {
 }
 
 class Reader {
-  private readonly lines: Line[] = [];
+  private count = 0;
+  private indents: Int32Array = new Int32Array(1024);
+  private starts: Int32Array = new Int32Array(1024);
+  private ends: Int32Array = new Int32Array(1024);
+  private numbers: Int32Array = new Int32Array(1024);
   private i = 0;
   private readonly positions = new Map<object, Positions>();
 
@@ -91,15 +107,15 @@ class Reader {
     // Control and special characters: the YAML parser refuses or reads them its own way.
     if (SPECIAL_CHARACTERS.test(this.text)) giveUp();
     this.splitLines();
-    if (this.lines.length === 0) giveUp();
-    const first = this.lines[0]!;
-    if (first.indent !== 0) giveUp();
+    if (this.count === 0) giveUp();
+    const first = this.lineAt(0)!;
+    if (this.indents[first]! !== 0) giveUp();
     // A one-line flow mapping (JSON written to a .yaml file, as generators do) or a block document.
-    const doc = this.text.charCodeAt(first.start) === 123 ? this.rootFlow(first) : this.block(0, 0);
-    if (this.i < this.lines.length) giveUp();
+    const doc = this.text.charCodeAt(this.starts[first]!) === 123 ? this.rootFlow(first) : this.block(0, 0);
+    if (this.i < this.count) giveUp();
     if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) giveUp();
     const positions = this.positions;
-    const rootPos = first.number * COLUMN_BITS + 1;
+    const rootPos = this.numbers[first]! * COLUMN_BITS + 1;
     return {
       doc,
       locate: (keys) => {
@@ -119,7 +135,7 @@ class Reader {
   }
 
   private rootFlow(line: Line): unknown {
-    const value = this.inlineValue(line, line.start, 1);
+    const value = this.inlineValue(line, this.starts[line]!, 1);
     this.i = 1;
     return value;
   }
@@ -147,26 +163,50 @@ class Reader {
       if (start < end && text.charCodeAt(start) !== 35 /* # */) {
         const c = text.charCodeAt(start);
         if (start === pos && (c === 37 /* % */ || text.startsWith('---', pos) || text.startsWith('...', pos))) giveUp();
-        this.lines.push({ indent: start - pos, start, end, number });
+        this.addLine(start - pos, start, end, number);
       }
       pos = eol + 1;
     }
   }
 
+  private addLine(indent: number, start: number, end: number, number: number): void {
+    if (this.count === this.indents.length) {
+      const grow = (a: Int32Array): Int32Array => {
+        const b = new Int32Array(a.length * 2);
+        b.set(a);
+        return b;
+      };
+      this.indents = grow(this.indents);
+      this.starts = grow(this.starts);
+      this.ends = grow(this.ends);
+      this.numbers = grow(this.numbers);
+    }
+    const k = this.count++;
+    this.indents[k] = indent;
+    this.starts[k] = start;
+    this.ends[k] = end;
+    this.numbers[k] = number;
+  }
+
+  /** The content line at index `k`, or undefined past the last one. */
+  private lineAt(k: number): Line | undefined {
+    return k < this.count ? k : undefined;
+  }
+
   private pos(line: Line, offset: number): number {
-    return line.number * COLUMN_BITS + (offset - (line.start - line.indent)) + 1;
+    return this.numbers[line]! * COLUMN_BITS + (offset - (this.starts[line]! - this.indents[line]!)) + 1;
   }
 
   /** A block node whose first line is the current one, at exactly `indent`. */
   private block(indent: number, depth: number): unknown {
     if (depth > MAX_DEPTH) giveUp();
-    const line = this.lines[this.i]!;
-    if (line.indent !== indent) giveUp();
-    return this.isItem(line) ? this.sequence(indent, depth, false) : this.mapping(indent, line.start, depth);
+    const line = this.lineAt(this.i)!;
+    if (this.indents[line]! !== indent) giveUp();
+    return this.isItem(line) ? this.sequence(indent, depth, false) : this.mapping(indent, this.starts[line]!, depth);
   }
 
   private isItem(line: Line): boolean {
-    return this.text.charCodeAt(line.start) === 45 /* - */ && (line.start + 1 === line.end || this.text.charCodeAt(line.start + 1) === 32);
+    return this.text.charCodeAt(this.starts[line]!) === 45 /* - */ && (this.starts[line]! + 1 === this.ends[line]! || this.text.charCodeAt(this.starts[line]! + 1) === 32);
   }
 
   /** A block sequence at `indent`; `atKeyIndent`: it is the value of a key on its own indent (`key:` then `- a`). */
@@ -175,25 +215,25 @@ class Reader {
     const at: number[] = [];
     this.positions.set(items, { items: at });
     const text = this.text;
-    while (this.i < this.lines.length) {
-      const line = this.lines[this.i]!;
-      if (line.indent < indent || (atKeyIndent && line.indent === indent && !this.isItem(line))) break;
-      if (line.indent > indent || !this.isItem(line)) giveUp();
-      let start = line.start + 1;
-      while (start < line.end && text.charCodeAt(start) === 32) start++;
-      if (start === line.end) {
+    while (this.i < this.count) {
+      const line = this.lineAt(this.i)!;
+      if (this.indents[line]! < indent || (atKeyIndent && this.indents[line]! === indent && !this.isItem(line))) break;
+      if (this.indents[line]! > indent || !this.isItem(line)) giveUp();
+      let start = this.starts[line]! + 1;
+      while (start < this.ends[line]! && text.charCodeAt(start) === 32) start++;
+      if (start === this.ends[line]!) {
         // `-` alone: the item is the block below it.
         this.i++;
-        const next = this.lines[this.i];
-        if (next === undefined || next.indent <= indent) giveUp();
-        at.push(this.pos(next, next.start));
-        items.push(this.block(next.indent, depth + 1));
+        const next = this.lineAt(this.i);
+        if (next === undefined || this.indents[next]! <= indent) giveUp();
+        at.push(this.pos(next, this.starts[next]!));
+        items.push(this.block(this.indents[next]!, depth + 1));
         continue;
       }
       at.push(this.pos(line, start));
       if (this.keyEnd(line, start) !== -1) {
         // `- key: value`: a mapping whose keys line up with this first one.
-        items.push(this.mapping(indent + (start - line.start), start, depth + 1));
+        items.push(this.mapping(indent + (start - this.starts[line]!), start, depth + 1));
         continue;
       }
       items.push(this.inlineValue(line, start, depth + 1));
@@ -208,9 +248,9 @@ class Reader {
     const text = this.text;
     const c = text.charCodeAt(start);
     if (c === 34 || c === 39 || c === 91 || c === 123) return -1;
-    for (let j = start; j < line.end; j++) {
+    for (let j = start; j < this.ends[line]!; j++) {
       const d = text.charCodeAt(j);
-      if (d === 58 /* : */ && (j + 1 === line.end || text.charCodeAt(j + 1) === 32)) return j;
+      if (d === 58 /* : */ && (j + 1 === this.ends[line]! || text.charCodeAt(j + 1) === 32)) return j;
       if (d === 32 && text.charCodeAt(j + 1) === 35) return -1;
     }
     return -1;
@@ -225,20 +265,20 @@ class Reader {
     const text = this.text;
     let keyStart = first;
     for (;;) {
-      const line = this.lines[this.i]!;
+      const line = this.lineAt(this.i)!;
       const colon = this.keyEnd(line, keyStart);
       if (colon === -1) giveUp();
       const key = text.slice(keyStart, colon);
       if (!KEY.test(key) || NOT_STRING.test(key) || key === '__proto__' || keys.has(key)) giveUp();
       let start = colon + 1;
-      while (start < line.end && text.charCodeAt(start) === 32) start++;
-      if (start === line.end || text.charCodeAt(start) === 35) {
+      while (start < this.ends[line]! && text.charCodeAt(start) === 32) start++;
+      if (start === this.ends[line]! || text.charCodeAt(start) === 35) {
         // `key:` alone: the value is the block below (a sequence may sit at the key's own indent).
         this.i++;
-        const next = this.lines[this.i];
-        if (next !== undefined && (next.indent > indent || (next.indent === indent && this.isItem(next)))) {
-          keys.set(key, this.pos(next, next.start));
-          map[key] = next.indent > indent ? this.block(next.indent, depth + 1) : this.sequence(indent, depth + 1, true);
+        const next = this.lineAt(this.i);
+        if (next !== undefined && (this.indents[next]! > indent || (this.indents[next]! === indent && this.isItem(next)))) {
+          keys.set(key, this.pos(next, this.starts[next]!));
+          map[key] = this.indents[next]! > indent ? this.block(this.indents[next]!, depth + 1) : this.sequence(indent, depth + 1, true);
         } else {
           keys.set(key, this.pos(line, colon));
           map[key] = null;
@@ -249,17 +289,17 @@ class Reader {
         this.i++;
         this.noContinuation(indent);
       }
-      const next = this.lines[this.i];
-      if (next === undefined || next.indent < indent) return map;
-      if (next.indent > indent || this.isItem(next)) giveUp();
-      keyStart = next.start;
+      const next = this.lineAt(this.i);
+      if (next === undefined || this.indents[next]! < indent) return map;
+      if (this.indents[next]! > indent || this.isItem(next)) giveUp();
+      keyStart = this.starts[next]!;
     }
   }
 
   /** A line below a one-line value must not be indented deeper: that would continue the scalar. */
   private noContinuation(indent: number): void {
-    const next = this.lines[this.i];
-    if (next !== undefined && next.indent > indent) giveUp();
+    const next = this.lineAt(this.i);
+    if (next !== undefined && this.indents[next]! > indent) giveUp();
   }
 
   /** A flow collection or a scalar that fills the rest of `line` from `start` (a comment may follow). */
@@ -269,8 +309,13 @@ class Reader {
     let end: number;
     if (c === 91 || c === 123) [value, end] = this.flow(line, start, depth);
     else if (c === 34 || c === 39) [value, end] = this.quoted(line, start);
-    else return this.plain(this.text.slice(start, this.commentStart(line, start)).replace(YAML_TRAILING_WHITE, ''), false);
-    const rest = this.text.slice(end, line.end);
+    else {
+      // Trailing white space is spaces only here: a tab anywhere made the reader give up.
+      let end = this.commentStart(line, start);
+      while (end > start && this.text.charCodeAt(end - 1) === 32) end--;
+      return this.plain(this.text.slice(start, end), false);
+    }
+    const rest = this.text.slice(end, this.ends[line]!);
     if (!/^[ \t]*$/.test(rest) && !/^[ \t]+#/.test(rest)) giveUp();
     return value;
   }
@@ -278,8 +323,8 @@ class Reader {
   /** Where a ` #` comment starts on `line` after `start` (the line's end when none): searched within the line only. */
   private commentStart(line: Line, start: number): number {
     const text = this.text;
-    for (let j = start + 1; j < line.end; j++) if (text.charCodeAt(j) === 35 && text.charCodeAt(j - 1) === 32) return j - 1;
-    return line.end;
+    for (let j = start + 1; j < this.ends[line]!; j++) if (text.charCodeAt(j) === 35 && text.charCodeAt(j - 1) === 32) return j - 1;
+    return this.ends[line]!;
   }
 
   /** A plain scalar as the core schema reads it: a string, a small decimal integer, or give up. */
@@ -287,7 +332,7 @@ class Reader {
     if (raw === '' || INDICATORS.has(raw[0]!) || (raw[0] === '-' && (raw.length === 1 || raw[1] === ' '))) giveUp();
     if (raw.includes(': ') || raw.endsWith(':') || raw.includes(' #')) giveUp();
     if (flow && /[[\]{},]/.test(raw)) giveUp();
-    if (NOT_STRING.test(raw)) return SMALL_INT.test(raw) ? Number(raw) : giveUp();
+    if (mayNotBeString(raw) && NOT_STRING.test(raw)) return SMALL_INT.test(raw) ? Number(raw) : giveUp();
     return raw;
   }
 
@@ -300,7 +345,7 @@ class Reader {
       let from = start + 1;
       for (;;) {
         const close = text.indexOf("'", from);
-        if (close === -1 || close >= line.end) giveUp();
+        if (close === -1 || close >= this.ends[line]!) giveUp();
         out += text.slice(from, close);
         if (text.charCodeAt(close + 1) === 39) {
           out += "'";
@@ -313,7 +358,7 @@ class Reader {
     let j = start + 1;
     for (;;) {
       const close = text.indexOf('"', j);
-      if (close === -1 || close >= line.end) giveUp();
+      if (close === -1 || close >= this.ends[line]!) giveUp();
       let k = close - 1;
       while (text.charCodeAt(k) === 92) k--;
       if ((close - 1 - k) % 2 === 0) {
@@ -338,8 +383,8 @@ class Reader {
     this.positions.set(out, isMap ? { keys } : { items: at });
     let j = start + 1;
     const skip = (): void => {
-      while (j < line.end && text.charCodeAt(j) === 32) j++;
-      if (j >= line.end) giveUp();
+      while (j < this.ends[line]! && text.charCodeAt(j) === 32) j++;
+      if (j >= this.ends[line]!) giveUp();
     };
     skip();
     if (text.charCodeAt(j) === close) return [out, j + 1];
@@ -353,13 +398,13 @@ class Reader {
           [key, keyEnd] = this.quoted(line, j);
         } else {
           keyEnd = j;
-          while (keyEnd < line.end && text.charCodeAt(keyEnd) !== 58 && text.charCodeAt(keyEnd) !== 44 && text.charCodeAt(keyEnd) !== close) keyEnd++;
+          while (keyEnd < this.ends[line]! && text.charCodeAt(keyEnd) !== 58 && text.charCodeAt(keyEnd) !== 44 && text.charCodeAt(keyEnd) !== close) keyEnd++;
           key = text.slice(j, keyEnd).replace(YAML_TRAILING_WHITE, '');
           if (!KEY.test(key) || NOT_STRING.test(key)) giveUp();
         }
         if (key === '__proto__' || keys.has(key)) giveUp();
         j = keyEnd;
-        while (j < line.end && text.charCodeAt(j) === 32) j++;
+        while (j < this.ends[line]! && text.charCodeAt(j) === 32) j++;
         if (text.charCodeAt(j) !== 58) giveUp();
         j++;
         if (c !== 34 && c !== 39 && text.charCodeAt(j) !== 32) giveUp();
@@ -372,7 +417,7 @@ class Reader {
       else if (c === 34 || c === 39) [value, j] = this.quoted(line, j);
       else {
         let end = j;
-        while (end < line.end) {
+        while (end < this.ends[line]!) {
           const d = text.charCodeAt(end);
           if (d === 44 || d === close || d === 93 || d === 125) break;
           end++;
@@ -387,7 +432,7 @@ class Reader {
         at.push(valueAt);
         (out as unknown[]).push(value);
       }
-      while (j < line.end && text.charCodeAt(j) === 32) j++;
+      while (j < this.ends[line]! && text.charCodeAt(j) === 32) j++;
       const d = text.charCodeAt(j);
       if (d === close) return [out, j + 1];
       if (d !== 44) giveUp();

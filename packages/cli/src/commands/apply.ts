@@ -17,9 +17,10 @@ import { guardEmptyDesired } from '../empty-desired.js';
 import { applyOutcome, formatApplyReport, reportToJson } from '../output/apply-report.js';
 import { labelsOf } from '../output/labels.js';
 import { openKernel } from '../kernel.js';
+import { prefetchReads } from '../kernel/prefetch.js';
 import { withProgress } from '../kernel/progress.js';
 import type { KernelOptions } from '../kernel.js';
-import { createLogger } from '../logging.js';
+import { createDeferredLogger } from '../logging.js';
 import type { LogFormat, LogLevel } from '../logging.js';
 import { formatSetSummary, summarizeSets } from '../output/set-summary.js';
 import { lockPathFor, withWriterLock } from '../kernel-lock.js';
@@ -48,7 +49,7 @@ export interface ApplyCommandOptions extends KernelOptions {
 
 /** Runs `ipsets apply`; returns the exit code. */
 export async function applyCommand(file: string, options: ApplyCommandOptions, io: CliIo): Promise<number> {
-  const log = createLogger({
+  const log = createDeferredLogger({
     stream: io.stderr,
     ...(options.logFormat === undefined ? {} : { format: options.logFormat }),
     ...(options.logLevel === undefined ? {} : { level: options.logLevel }),
@@ -77,22 +78,26 @@ export async function applyCommand(file: string, options: ApplyCommandOptions, i
   try {
     // Validate the whole file before the kernel is even opened: a bad file changes nothing.
     const desiredFile = await loadDesiredInput(file, io, options.stdin);
-    const desired = desiredStateOf(desiredFile);
     const lockFile = await lockPathFor(options, io.cwd);
     // The whole read–plan–restore cycle holds the kernel lock; a fake kernel's state is
     // read inside it too, so that two writers never work from the same old state.
     const lockOptions = { signal: waitAbort.signal, ...(options.waitMs === undefined ? {} : { waitMs: options.waitMs }) };
-    const { kernel, report, durationMs } = await withWriterLock(lockFile, lockOptions, log, async () => {
+    const { kernel, desired, report, durationMs } = await withWriterLock(lockFile, lockOptions, log, async () => {
       const kernel = await openKernel(options, io.cwd);
       port = stoppablePort(withProgress(kernel.port, io.stderr));
       if (stopper?.signal !== undefined) port.refuseNewCalls(`ipsets apply was stopped by ${stopper.signal}`);
-      // Inside the lock: the count of owned sets it would destroy is read from the kernel it changes.
-      await guardEmptyDesired(desired, port, { source: file, ...(options.allowEmpty === true ? { allowEmpty: true } : {}) });
       const started = io.now();
-      const report = await reconcileIPSets(desired, port);
+      // The kernel's save and list -t run in their own processes while the desired
+      // state is built (CPU of this one): inside the lock, so no other writer changes
+      // the kernel between the reads and the restore planned from them.
+      const reads = prefetchReads(port);
+      const desired = desiredStateOf(desiredFile);
+      // Inside the lock: the count of owned sets it would destroy is read from the kernel it changes.
+      await guardEmptyDesired(desired, reads, { source: file, ...(options.allowEmpty === true ? { allowEmpty: true } : {}) });
+      const report = await reconcileIPSets(desired, reads);
       const durationMs = io.now() - started;
       await kernel.persist();
-      return { kernel, report, durationMs };
+      return { kernel, desired, report, durationMs };
     });
     const sets = summarizeSets(report, desired);
     const { outcome, exitCode: code } = applyOutcome(report);

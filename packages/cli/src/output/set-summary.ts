@@ -22,7 +22,14 @@ export interface SetSummary {
 /** Counts what `report` did to each desired set and to each owned set it removed. */
 export function summarizeSets(report: ApplyReport, desired: DesiredState): SetSummary {
   const ops = new Map<string, Set<string>>();
+  // A plan is runs of one set's adds (a million lines at node scale): the maps are
+  // touched only where the set or the op changes from the line before.
+  let lastSet: string | undefined;
+  let lastOp: string | undefined;
   for (const line of report.plan.lines) {
+    if (line.set === lastSet && line.op === lastOp) continue;
+    lastSet = line.set;
+    lastOp = line.op;
     let seen = ops.get(line.set);
     if (seen === undefined) ops.set(line.set, (seen = new Set()));
     seen.add(line.op);

@@ -152,6 +152,17 @@ describe('validateDesiredDocument', () => {
     expect(problems({ sets: [{ type: 'namespace', name: 5 }] })[0]!.message).toBe('got number "5"; expected a string');
   });
 
+  it('refuses members that are not a list, in the same pass as the other shape problems', () => {
+    // The members list is checked by hand, not by the schema (which copied a million-member list to check it): same message, same pass.
+    for (const [members, shown] of [['x', '"x"'], [null, 'null'], [{ a: 1 }, 'a mapping'], [7, 'number "7"']] as const) {
+      const list = problems({ sets: [{ type: 'namespace', name: 'a', members }, { type: 'namespace', name: 'b', extra: 1 }] });
+      expect(list.map((p) => `${p.path}: ${p.message}`).sort()).toEqual([`sets[0].members: got ${shown}; expected a list`, 'sets[1]: unknown key "extra"; expected only type, name, members, family, maxelem, hashsize']);
+    }
+    // Absent members are an empty list.
+    const ok = validateDesiredDocument({ sets: [{ type: 'namespace', name: 'a' }] });
+    expect(ok.ok && ok.file.sets[0]!.members).toEqual([]);
+  });
+
   it('refuses an unknown scheme', () => {
     const [p] = problems({ scheme: 'md5', sets: [] });
     expect(p!.path).toBe('scheme');

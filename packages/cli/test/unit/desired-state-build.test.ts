@@ -57,4 +57,24 @@ describe('desiredStateOf builds per set', () => {
     expect(spy.mock.calls.length).toBeLessThanOrEqual(3);
     expect(desired.sets.map((s) => s.members.length)).toEqual([20_000, 20_000, 1]);
   });
+
+  it('splits the families of a set it did not validate itself (a hand-made DesiredFile): no fact of the validator is assumed', () => {
+    const file: DesiredFile = {
+      owner: 'hand-',
+      scheme: 'sha256-base36',
+      sets: [
+        { type: 'namespace', name: 'dual', members: ['10.0.0.1', 'fe80::1', '10.0.0.2'], memberSets: [] },
+        { type: 'namespace', name: 'v4', members: ['10.0.0.3'], memberSets: [] },
+      ],
+    };
+    expect(desiredStateOf(file)).toEqual(perMemberState(file));
+    expect(desiredStateOf(file).sets.map((s) => s.members)).toEqual([['10.0.0.1', '10.0.0.2'], ['fe80::1'], ['10.0.0.3']]);
+  });
+
+  it('a validated set read again with an IPv6 member added by hand is still split (what the validator learned is about the set object it returned)', () => {
+    const file = parseDesiredText('{"sets":[{"type":"namespace","name":"a","members":["10.0.0.1","10.0.0.2"]}]}');
+    const edited: DesiredFile = { ...file, sets: [{ ...file.sets[0]!, members: [...file.sets[0]!.members, 'fe80::1'] }] };
+    expect(desiredStateOf(edited).sets.map((s) => s.members)).toEqual([['10.0.0.1', '10.0.0.2'], ['fe80::1']]);
+  });
 });
+

@@ -53,3 +53,47 @@ describe('summarizeSets', () => {
     expect(formatSetSummary(summary)).toBe(`sets: 1 created, 1 updated, 1 unchanged, 1 destroyed, 1 in use (${held}), 0 failed\n`);
   });
 });
+
+describe('summarizeSets over a plan whose lines of one set are not together', () => {
+  // The summary reads a million-line plan once and looks a set up only when the
+  // line's set or op differs from the line before: a set whose destroy comes long
+  // after its create (other sets' lines between) must still count as destroyed-and-
+  // recreated (updated), not created.
+  it('sees every op of a set however its lines are interleaved with other sets', () => {
+    const line = (op: string, set: string) => ({ op, set, section: `s-${set}`, onError: [] });
+    const report = {
+      converged: true,
+      plan: {
+        lines: [
+          line('create', 'a'),
+          line('add', 'a'),
+          line('add', 'a'),
+          line('create', 'b'),
+          line('add', 'b'),
+          line('destroy', 'a'),
+          line('add', 'b'),
+          line('create', 'a'),
+          line('destroy', 'gone'),
+        ],
+      },
+      attempts: [],
+      linesTotal: 9,
+      linesApplied: 9,
+      skipped: [],
+      failedSets: [],
+      inUseSets: [],
+      notes: [],
+    } as unknown as Parameters<typeof summarizeSets>[0];
+    const desired = { sets: [{ name: 'a' }, { name: 'b' }, { name: 'same' }] } as unknown as Parameters<typeof summarizeSets>[1];
+    expect(summarizeSets(report, desired)).toEqual({
+      created: 1,
+      updated: 1,
+      unchanged: 1,
+      destroyed: 1,
+      inUse: 0,
+      failed: 0,
+      inUseSets: [],
+      failedSets: [],
+    });
+  });
+});

@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import type { CommandResult, IpsetPort, PortCallOptions } from '@ipsets/core';
+import { prefetchReads } from '../../../src/kernel/prefetch.js';
+
+/** A port whose reads stay open until released, recording when each starts. */
+function slowPort(events: string[]) {
+  const pending: (() => void)[] = [];
+  let n = 0;
+  const read = (what: string) => (o?: PortCallOptions): Promise<CommandResult> => {
+    const id = `${what}#${++n}${o?.signal === undefined ? '' : ' (signal)'}`;
+    events.push(`start ${id}`);
+    return new Promise((resolve) =>
+      pending.push(() => {
+        events.push(`end ${id}`);
+        resolve({ exitCode: 0, stdout: id, stderr: '' });
+      }),
+    );
+  };
+  const port: IpsetPort = {
+    restore: async (text) => {
+      events.push(`restore ${text.trim()}`);
+      return { exitCode: 0, stdout: '', stderr: '' };
+    },
+    save: read('save'),
+    listNames: read('listNames'),
+    listHeaders: read('listHeaders'),
+  };
+  return { port, releaseAll: () => pending.splice(0).forEach((f) => f()) };
+}
+
+describe('prefetchReads', () => {
+  it('starts save and list -t together, before anyone asks, and answers the first of each with them', async () => {
+    const events: string[] = [];
+    const { port, releaseAll } = slowPort(events);
+    const prefetched = prefetchReads(port);
+    // Both reads run at once (the reconcile would have run them one after the other).
+    expect(events).toEqual(['start save#1', 'start listHeaders#2']);
+    const save = prefetched.save();
+    const headers = prefetched.listHeaders();
+    expect(events).toHaveLength(2);
+    releaseAll();
+    expect((await save).stdout).toBe('save#1');
+    expect((await headers).stdout).toBe('listHeaders#2');
+  });
+
+  it('answers later calls, calls with a signal and the other calls from the kernel, not from the first read', async () => {
+    const events: string[] = [];
+    const { port, releaseAll } = slowPort(events);
+    const prefetched = prefetchReads(port);
+    const first = prefetched.save();
+    const second = prefetched.save();
+    const withSignal = prefetched.listHeaders({ signal: new AbortController().signal });
+    const names = prefetched.listNames();
+    await prefetched.restore('create x hash:net\n');
+    releaseAll();
+    expect((await first).stdout).toBe('save#1');
+    expect((await second).stdout).toBe('save#3');
+    expect((await withSignal).stdout).toBe('listHeaders#4 (signal)');
+    expect((await names).stdout).toBe('listNames#5');
+    // The prefetched list -t went unused (its taker had a signal); a later plain call is live too.
+    releaseAll();
+    const later = prefetched.listHeaders();
+    releaseAll();
+    expect((await later).stdout).toBe('listHeaders#6');
+    expect(events).toContain('restore create x hash:net');
+  });
+
+  it('a failed read fails the call that takes it, and one nobody takes is no unhandled rejection', async () => {
+    const failing: IpsetPort = {
+      restore: async () => ({ exitCode: 0, stdout: '', stderr: '' }),
+      save: () => Promise.reject(new Error('ipset could not be started')),
+      listNames: async () => ({ exitCode: 0, stdout: '', stderr: '' }),
+      listHeaders: () => Promise.reject(new Error('list -t could not be started')),
+    };
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown): void => void unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const prefetched = prefetchReads(failing);
+      await expect(prefetched.save()).rejects.toThrow('ipset could not be started');
+      // listHeaders is never taken.
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+});
