@@ -17,7 +17,8 @@
  */
 import { createSpecText, validateCapacity } from '../model/capacity.js';
 import { IpsetsError, quote } from '../errors.js';
-import { isCanonicalHost, isCanonicalMember, isValidKernelSetName, stripNomatch } from '../model/members.js';
+import { copyCanonicalHost, isCanonicalHost, isCanonicalMember, isValidKernelSetName, stripNomatch } from '../model/members.js';
+import { AsciiChunks, asciiBytes, writeAscii } from './ascii-text.js';
 import type { MemberKind } from '../model/members.js';
 import { CREATE_SPECS, familyOfSpec, isCreateSpec, kernelTypeOfSpec } from '../model/set-types.js';
 import type { KernelSetType, PlanLine, RestorePlan } from '../types.js';
@@ -25,8 +26,10 @@ import type { KernelSetType, PlanLine, RestorePlan } from '../types.js';
 /** The member grammar of a set: its kernel type, plus `family inet6` for an IPv6 hash set. */
 type MemberGrammar = KernelSetType | 'hash:net family inet6' | 'hash:ip,port family inet6';
 
-/** Most members per joined run of {@link renderRestore}. */
-const RUN_LINES = 1024;
+const NEWLINE = 10;
+
+/** Bytes per line for sizing the first chunk: lines of a million-line plan of hosts average 45. */
+const BYTES_PER_LINE_GUESS = 48;
 
 /**
  * Longest restore line, newline included, that ipset reads in one piece and counts as
@@ -177,6 +180,13 @@ function createdKinds(lines: readonly PlanLine[]): Map<string, MemberGrammar> {
   return kinds;
 }
 
+
+/** Lines per window of {@link renderRestore}: their member strings are measured, then written. */
+const WINDOW_LINES = 256;
+
+/** Bytes per line besides the member, for a window's room: `-D `, a 31-character set name, a space, the newline. */
+const LINE_OVERHEAD = 36;
+
 /**
  * The restore text of a plan: every line (or the lines at `indices`, in the order
  * given, for a retry attempt) followed by `\n`. An empty selection gives `''`.
@@ -191,60 +201,94 @@ export function renderRestore(plan: RestorePlan, indices?: readonly number[]): s
   const lines = plan.lines;
   const count = indices === undefined ? lines.length : indices.length;
   const kinds = createdKinds(lines);
-  // Consecutive add (or del) lines of one set are written as one join of their
-  // members with `\n-A <set> ` between them: joining flat member strings is a copy,
-  // whereas a per-line `-A ${set} ${member}` is a rope the join has to flatten,
-  // which measured 10-15% slower at a million lines (the ropes were also a hundred
-  // megabytes of garbage). Other lines, and lines whose fields are not strings, go
-  // through renderLine, so the text and the errors are the same.
-  const out: string[] = [];
-  const run: string[] = [];
+  // The text is written as bytes into a reused chunk (ascii-text.ts). Lines go in
+  // windows: a first pass over a window only reads each member's length — loads that
+  // do not depend on each other, so the CPU overlaps the cache misses of a million
+  // scattered member strings, which a single pass pays one after another — and makes
+  // room for the window; the second pass checks and copies from cache. Consecutive
+  // add (or del) lines of one set share their `-A <set> ` prefix, encoded once per run;
+  // a canonical host member of a hash:net set is checked and copied in one pass over
+  // its string (copyCanonicalHost). Every other line, and every line whose fields are
+  // not strings, goes through the same checks as renderLine, so text and errors match.
+  const out = new AsciiChunks(count * BYTES_PER_LINE_GUESS);
+  const window: PlanLine[] = new Array<PlanLine>(Math.min(count, WINDOW_LINES));
+  let prefix: Uint8Array = new Uint8Array(0);
   let runOp = '';
-  // null until the first run: every set name of a run is checked when the run's set changes.
+  // null until the first add/del line: a set name is checked whenever the set changes.
   let runSet: string | null = null;
   let runKind: MemberGrammar | undefined;
   let runNet = false;
-  const flush = (): void => {
-    const prefix = runOp === 'add' ? `-A ${runSet!} ` : `-D ${runSet!} `;
-    out.push(prefix, run.join(`\n${prefix}`), '\n');
-    run.length = 0;
-  };
-  for (let k = 0; k < count; k++) {
-    let line: PlanLine | undefined;
-    if (indices === undefined) {
-      line = lines[k];
-    } else {
-      const index = indices[k]!;
-      line = Number.isInteger(index) ? lines[index] : undefined;
+  for (let from = 0; from < count; ) {
+    let to = Math.min(count, from + WINDOW_LINES);
+    let room = 0;
+    for (let k = from; k < to; k++) {
+      let line: PlanLine | undefined;
+      if (indices === undefined) {
+        line = lines[k];
+      } else {
+        const index = indices[k]!;
+        line = Number.isInteger(index) ? lines[index] : undefined;
+      }
       if (line === undefined) {
+        // Rendered (and refused) in order: earlier lines are checked first.
+        if (k > from) {
+          to = k;
+          break;
+        }
+        const index = indices === undefined ? k : indices[k]!;
         throw new IpsetsError(
           'INVALID_ARGUMENT',
           `Line index ${quote(index)} is not a line of the plan; expected an integer 0-${lines.length - 1}.`,
           { details: { index, lines: lines.length } },
         );
       }
+      window[k - from] = line;
+      const member = line.member;
+      room += (typeof member === 'string' ? member.length : 0) + LINE_OVERHEAD;
     }
-    const op = line!.op;
-    const member = line!.member;
-    const set = line!.set;
-    if ((op === 'add' || op === 'del') && typeof member === 'string' && typeof set === 'string') {
-      if (run.length > 0 && (op !== runOp || set !== runSet || run.length === RUN_LINES)) flush();
-      if (set !== runSet) {
-        if (!isValidKernelSetName(set)) throw badSetName(line!);
-        runSet = set;
-        runKind = kinds.get(set);
-        runNet = runKind === 'hash:net';
+    let buf = out.room(room);
+    let pos = out.pos;
+    for (let k = from; k < to; k++) {
+      const line = window[k - from]!;
+      const op = line.op;
+      const member = line.member;
+      const set = line.set;
+      if ((op === 'add' || op === 'del') && typeof member === 'string' && typeof set === 'string') {
+        if (set !== runSet || op !== runOp) {
+          if (set !== runSet) {
+            if (!isValidKernelSetName(set)) throw badSetName(line);
+            runSet = set;
+            runKind = kinds.get(set);
+            runNet = runKind === 'hash:net';
+          }
+          runOp = op;
+          prefix = asciiBytes(op === 'add' ? `-A ${set} ` : `-D ${set} `);
+        }
+        // A long member (never a valid one) may not fit what the window made room for.
+        if (pos + prefix.length + member.length + 1 > buf.length) {
+          out.pos = pos;
+          buf = out.room(prefix.length + member.length + 1);
+          pos = out.pos;
+        }
+        buf.set(prefix, pos);
+        const at = pos + prefix.length;
+        let end = runNet ? copyCanonicalHost(member, buf, at, op === 'add') : -1;
+        if (end < 0) end = writeAscii(buf, at, checkedMember(line, runKind));
+        buf[end] = NEWLINE;
+        pos = end + 1;
+      } else {
+        const text = renderCheckedLine(line, typeof set === 'string' ? kinds.get(set) : undefined);
+        if (pos + text.length + 1 > buf.length) {
+          out.pos = pos;
+          buf = out.room(text.length + 1);
+          pos = out.pos;
+        }
+        pos = writeAscii(buf, pos, text);
+        buf[pos++] = NEWLINE;
       }
-      runOp = op;
-      // Hot path: a canonical host member of a hash:net set (`a.b.c.d[ nomatch]`) is
-      // short and safe; anything else takes the full check.
-      if (runNet && isCanonicalHost(member)) run.push(op === 'del' ? stripNomatch(member) : member);
-      else run.push(checkedMember(line!, runKind));
-    } else {
-      if (run.length > 0) flush();
-      out.push(renderCheckedLine(line!, typeof set === 'string' ? kinds.get(set) : undefined), '\n');
     }
+    out.pos = pos;
+    from = to;
   }
-  if (run.length > 0) flush();
-  return out.join('');
+  return out.text();
 }
