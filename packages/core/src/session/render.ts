@@ -21,6 +21,8 @@ import { copyCanonicalHost, isCanonicalHost, isCanonicalMember, isValidKernelSet
 import { AsciiChunks, asciiBytes, writeAscii } from './ascii-text.js';
 import type { MemberKind } from '../model/members.js';
 import { CREATE_SPECS, familyOfSpec, isCreateSpec, kernelTypeOfSpec } from '../model/set-types.js';
+import { isMemberRun, planLineCount, planPieces } from '../plan/line-runs.js';
+import type { PlanPiece } from '../plan/line-runs.js';
 import type { KernelSetType, PlanLine, RestorePlan } from '../types.js';
 
 /** The member grammar of a set: its kernel type, plus `family inet6` for an IPv6 hash set. */
@@ -169,23 +171,130 @@ function renderCheckedLine(line: PlanLine, kind: MemberGrammar | undefined): str
 }
 
 /** Kernel type of every set the plan creates (the spec of its last create line). */
-function createdKinds(lines: readonly PlanLine[]): Map<string, MemberGrammar> {
+function createdKinds(lines: readonly PlanPiece[]): Map<string, MemberGrammar> {
   const kinds = new Map<string, MemberGrammar>();
   for (let i = 0; i < lines.length; i++) {
     const l = lines[i]!;
-    if (l.op !== 'create' || !isCreateSpec(l.spec)) continue;
+    if (l.op !== 'create' || isMemberRun(l) || !isCreateSpec(l.spec)) continue;
     const type = kernelTypeOfSpec(l.spec);
     kinds.set(l.set, familyOfSpec(l.spec) === 'inet6' && type !== 'list:set' ? `${type} family inet6` : type);
   }
   return kinds;
 }
 
-
 /** Lines per window of {@link renderRestore}: their member strings are measured, then written. */
 const WINDOW_LINES = 256;
 
 /** Bytes per line besides the member, for a window's room: `-D `, a 31-character set name, a space, the newline. */
 const LINE_OVERHEAD = 36;
+
+/**
+ * What the renderer knows while it writes: the text so far, each created set's member
+ * grammar, and the run of add (or del) lines of one set it is in — whose set name was
+ * checked when the run began and whose `-A <set> ` prefix is encoded once.
+ */
+class RenderState {
+  readonly out: AsciiChunks;
+  readonly kinds: Map<string, MemberGrammar>;
+  runOp = '';
+  // null until the first add/del line: a set name is checked whenever the set changes.
+  runSet: string | null = null;
+  runKind: MemberGrammar | undefined = undefined;
+  runNet = false;
+  prefix: Uint8Array = new Uint8Array(0);
+
+  constructor(kinds: Map<string, MemberGrammar>, lines: number) {
+    this.kinds = kinds;
+    this.out = new AsciiChunks(lines * BYTES_PER_LINE_GUESS);
+  }
+
+  /** Enters the run of `op` lines of `set` (`line` is one of them, for the error of a bad set name). */
+  enter(op: 'add' | 'del', set: string, line: () => PlanLine): void {
+    if (set !== this.runSet) {
+      if (!isValidKernelSetName(set)) throw badSetName(line());
+      this.runSet = set;
+      this.runKind = this.kinds.get(set);
+      this.runNet = this.runKind === 'hash:net';
+    }
+    this.runOp = op;
+    this.prefix = asciiBytes(op === 'add' ? `-A ${set} ` : `-D ${set} `);
+  }
+
+  /** Writes a line that is not part of a run (checked by renderCheckedLine). */
+  single(line: PlanLine): void {
+    const text = renderCheckedLine(line, typeof line.set === 'string' ? this.kinds.get(line.set) : undefined);
+    const buf = this.out.room(text.length + 1);
+    const end = writeAscii(buf, this.out.pos, text);
+    buf[end] = NEWLINE;
+    this.out.pos = end + 1;
+  }
+}
+
+/**
+ * Writes the member lines `members[from, to)` of the current run (the caller entered
+ * it, measured the members and made room); `line(k)` is the plan line of member k, made
+ * only for a member that leaves the host fast path. Returns the new write position.
+ */
+function writeMembers(st: RenderState, buf: Uint8Array, pos: number, members: readonly string[], from: number, to: number, line: (k: number) => PlanLine): number {
+  const prefix = st.prefix;
+  const keepNomatch = st.runOp === 'add';
+  for (let k = from; k < to; k++) {
+    const member = members[k]!;
+    // A long member (never a valid one) may not fit what the window made room for.
+    if (pos + prefix.length + member.length + 1 > buf.length) {
+      st.out.pos = pos;
+      buf = st.out.room(prefix.length + member.length + 1);
+      pos = st.out.pos;
+    }
+    buf.set(prefix, pos);
+    const at = pos + prefix.length;
+    let end = st.runNet ? copyCanonicalHost(member, buf, at, keepNomatch) : -1;
+    if (end < 0) end = writeAscii(buf, at, checkedMember(line(k), st.runKind));
+    buf[end] = NEWLINE;
+    pos = end + 1;
+  }
+  return pos;
+}
+
+/** The room a window of members needs; reading every length first lets the CPU overlap their cache misses. */
+function roomFor(members: readonly string[], from: number, to: number): number {
+  let room = 0;
+  for (let k = from; k < to; k++) room += members[k]!.length + LINE_OVERHEAD;
+  return room;
+}
+
+/**
+ * The text of a plan still held as pieces (plan/line-runs.ts): runs are written
+ * member by member with the same checks, and a line object is made only for a member
+ * that fails the host fast path (for its check, and its error).
+ */
+function renderPieces(pieces: readonly PlanPiece[], lines: number): string {
+  const st = new RenderState(createdKinds(pieces), lines);
+  const one: string[] = [''];
+  for (const piece of pieces) {
+    if (!isMemberRun(piece)) {
+      const op = piece.op;
+      if ((op === 'add' || op === 'del') && typeof piece.member === 'string' && typeof piece.set === 'string') {
+        if (piece.set !== st.runSet || op !== st.runOp) st.enter(op, piece.set, () => piece);
+        one[0] = piece.member;
+        const buf = st.out.room(roomFor(one, 0, 1));
+        st.out.pos = writeMembers(st, buf, st.out.pos, one, 0, 1, () => piece);
+      } else {
+        st.single(piece);
+      }
+      continue;
+    }
+    const { op, set, section, onError, members } = piece;
+    const lineOf = (k: number): PlanLine => ({ op, set, member: members[k]!, section, onError });
+    if (set !== st.runSet || op !== st.runOp) st.enter(op, set, () => lineOf(0));
+    for (let from = 0; from < members.length; from += WINDOW_LINES) {
+      const to = Math.min(members.length, from + WINDOW_LINES);
+      const buf = st.out.room(roomFor(members, from, to));
+      st.out.pos = writeMembers(st, buf, st.out.pos, members, from, to, lineOf);
+    }
+  }
+  return st.out.text();
+}
 
 /**
  * The restore text of a plan: every line (or the lines at `indices`, in the order
@@ -198,26 +307,23 @@ const LINE_OVERHEAD = 36;
  *   error of {@link renderLine}; then no text is produced.
  */
 export function renderRestore(plan: RestorePlan, indices?: readonly number[]): string {
+  // The text is written as bytes into a reused chunk (ascii-text.ts), in windows of
+  // lines: a first pass over a window reads only each member's length — loads that do
+  // not depend on each other, so the CPU overlaps the cache misses of a million
+  // scattered member strings, which one pass would pay one after another — and makes
+  // room; the second checks and copies from cache. A canonical host member of a
+  // hash:net set is checked and copied in one pass over its string
+  // (copyCanonicalHost); every other line, and every line whose fields are not
+  // strings, goes through the same checks as renderLine, so text and errors match.
+  if (indices === undefined) {
+    const pieces = planPieces(plan);
+    if (pieces !== undefined) return renderPieces(pieces, planLineCount(plan));
+  }
   const lines = plan.lines;
   const count = indices === undefined ? lines.length : indices.length;
-  const kinds = createdKinds(lines);
-  // The text is written as bytes into a reused chunk (ascii-text.ts). Lines go in
-  // windows: a first pass over a window only reads each member's length — loads that
-  // do not depend on each other, so the CPU overlaps the cache misses of a million
-  // scattered member strings, which a single pass pays one after another — and makes
-  // room for the window; the second pass checks and copies from cache. Consecutive
-  // add (or del) lines of one set share their `-A <set> ` prefix, encoded once per run;
-  // a canonical host member of a hash:net set is checked and copied in one pass over
-  // its string (copyCanonicalHost). Every other line, and every line whose fields are
-  // not strings, goes through the same checks as renderLine, so text and errors match.
-  const out = new AsciiChunks(count * BYTES_PER_LINE_GUESS);
+  const st = new RenderState(createdKinds(lines), count);
   const window: PlanLine[] = new Array<PlanLine>(Math.min(count, WINDOW_LINES));
-  let prefix: Uint8Array = new Uint8Array(0);
-  let runOp = '';
-  // null until the first add/del line: a set name is checked whenever the set changes.
-  let runSet: string | null = null;
-  let runKind: MemberGrammar | undefined;
-  let runNet = false;
+  const members: string[] = new Array<string>(Math.min(count, WINDOW_LINES));
   for (let from = 0; from < count; ) {
     let to = Math.min(count, from + WINDOW_LINES);
     let room = 0;
@@ -246,49 +352,31 @@ export function renderRestore(plan: RestorePlan, indices?: readonly number[]): s
       const member = line.member;
       room += (typeof member === 'string' ? member.length : 0) + LINE_OVERHEAD;
     }
-    let buf = out.room(room);
-    let pos = out.pos;
+    st.out.room(room);
     for (let k = from; k < to; k++) {
       const line = window[k - from]!;
       const op = line.op;
       const member = line.member;
       const set = line.set;
       if ((op === 'add' || op === 'del') && typeof member === 'string' && typeof set === 'string') {
-        if (set !== runSet || op !== runOp) {
-          if (set !== runSet) {
-            if (!isValidKernelSetName(set)) throw badSetName(line);
-            runSet = set;
-            runKind = kinds.get(set);
-            runNet = runKind === 'hash:net';
-          }
-          runOp = op;
-          prefix = asciiBytes(op === 'add' ? `-A ${set} ` : `-D ${set} `);
+        if (set !== st.runSet || op !== st.runOp) st.enter(op, set, () => line);
+        // Consecutive member lines of the run go in one call.
+        let end = k + 1;
+        members[0] = member;
+        while (end < to) {
+          const next = window[end - from]!;
+          if (next.op !== op || next.set !== set || typeof next.member !== 'string') break;
+          members[end - k] = next.member;
+          end++;
         }
-        // A long member (never a valid one) may not fit what the window made room for.
-        if (pos + prefix.length + member.length + 1 > buf.length) {
-          out.pos = pos;
-          buf = out.room(prefix.length + member.length + 1);
-          pos = out.pos;
-        }
-        buf.set(prefix, pos);
-        const at = pos + prefix.length;
-        let end = runNet ? copyCanonicalHost(member, buf, at, op === 'add') : -1;
-        if (end < 0) end = writeAscii(buf, at, checkedMember(line, runKind));
-        buf[end] = NEWLINE;
-        pos = end + 1;
+        const buf = st.out.room(0);
+        st.out.pos = writeMembers(st, buf, st.out.pos, members, 0, end - k, (j) => window[k + j - from]!);
+        k = end - 1;
       } else {
-        const text = renderCheckedLine(line, typeof set === 'string' ? kinds.get(set) : undefined);
-        if (pos + text.length + 1 > buf.length) {
-          out.pos = pos;
-          buf = out.room(text.length + 1);
-          pos = out.pos;
-        }
-        pos = writeAscii(buf, pos, text);
-        buf[pos++] = NEWLINE;
+        st.single(line);
       }
     }
-    out.pos = pos;
     from = to;
   }
-  return out.text();
+  return st.out.text();
 }

@@ -10,6 +10,8 @@ import { IpsetsError, isIpsetsError } from '../../../src/errors.js';
 import { isCanonicalMember, isValidKernelSetName, stripNomatch } from '../../../src/model/members.js';
 import { CREATE_SPECS, familyOfSpec, isCreateSpec, kernelTypeOfSpec } from '../../../src/model/set-types.js';
 import { MAX_RESTORE_LINE_BYTES, renderLine, renderRestore } from '../../../src/session/render.js';
+import { planFromPieces } from '../../../src/plan/line-runs.js';
+import type { PlanPiece } from '../../../src/plan/line-runs.js';
 import type { PlanLine, RestorePlan } from '../../../src/types.js';
 
 const numRuns = Number(process.env.FC_NUM_RUNS) || 300;
@@ -179,6 +181,43 @@ describe('renderRestore is the reference renderer', () => {
           expect(outcome(() => renderRestore(plan, indices))).toEqual(outcome(() => referenceRender(plan, indices)));
         },
       ),
+      { numRuns },
+    );
+  });
+});
+
+/**
+ * The same lines as pieces, as planners hand them out: consecutive add (or del) lines of
+ * one set, section and handlers with string members become runs where `cut` says so.
+ */
+function piecesOf(lines: readonly PlanLine[], cut: readonly boolean[]): PlanPiece[] {
+  const pieces: PlanPiece[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i]!;
+    const last = pieces[pieces.length - 1];
+    const member = l.member;
+    if ((l.op === 'add' || l.op === 'del') && typeof member === 'string' && Object.keys(l).length === 5) {
+      if (last !== undefined && 'members' in last && last.op === l.op && last.set === l.set && last.section === l.section && last.onError === l.onError && !cut[i % cut.length]) {
+        (last.members as string[]).push(member);
+      } else {
+        pieces.push({ op: l.op, set: l.set, section: l.section, onError: l.onError, members: [member] });
+      }
+      continue;
+    }
+    pieces.push(l);
+  }
+  return pieces;
+}
+
+describe('renderRestore of a plan held as runs (plan/line-runs.ts) is the reference renderer of its lines', () => {
+  it('gives the same text, or refuses the same line with the same code, and the lines read afterwards are the lines', () => {
+    fc.assert(
+      fc.property(fc.oneof(planArb, cleanPlanArb), fc.array(fc.boolean(), { minLength: 1, maxLength: 7 }), (plan, cut) => {
+        const pieced = planFromPieces(piecesOf(plan.lines, cut), undefined, undefined);
+        const result = outcome(() => renderRestore(pieced));
+        expect(result).toEqual(outcome(() => referenceRender(plan)));
+        expect(pieced.lines).toEqual(plan.lines);
+      }),
       { numRuns },
     );
   });
