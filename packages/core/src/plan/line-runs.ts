@@ -38,6 +38,12 @@ export function isMemberRun(piece: PlanPiece): piece is MemberRun {
 /** The pieces of plans whose lines have not been read yet. */
 const PIECES = new WeakMap<RestorePlan, readonly PlanPiece[]>();
 
+/**
+ * Plans of at most this many lines get their line objects at once: deferring costs a
+ * few microseconds per plan, which a one-pod change (a handful of lines) would feel.
+ */
+export const SMALL_PLAN_LINES = 64;
+
 /** The line objects of `pieces`, as the planner would have made them. */
 function expand(pieces: readonly PlanPiece[]): PlanLine[] {
   const lines: PlanLine[] = [];
@@ -54,10 +60,15 @@ function expand(pieces: readonly PlanPiece[]): PlanLine[] {
 
 /**
  * A plan whose lines are `pieces` expanded, made when `lines` is first read (see the
- * module documentation). Fields are in the order of a plain plan: `lines`, `notes`
- * (when given), `basis`.
+ * module documentation; a plan of at most {@link SMALL_PLAN_LINES} lines is a plain
+ * plan at once). Fields are in the order of a plain plan: `lines`, `notes` (when
+ * given), `basis`.
  */
 export function planFromPieces(pieces: readonly PlanPiece[], notes: PlanNote[] | undefined, basis: unknown): RestorePlan {
+  if (countLines(pieces) <= SMALL_PLAN_LINES) {
+    const lines = expand(pieces);
+    return notes === undefined ? { lines, basis } : { lines, notes, basis };
+  }
   const plan = {} as RestorePlan;
   let lines: PlanLine[] | undefined;
   const settle = (value: PlanLine[]): void => {
@@ -92,7 +103,10 @@ export function planPieces(plan: RestorePlan): readonly PlanPiece[] | undefined 
 /** The number of lines of `plan`, without making its line objects. */
 export function planLineCount(plan: RestorePlan): number {
   const pieces = PIECES.get(plan);
-  if (pieces === undefined) return plan.lines.length;
+  return pieces === undefined ? plan.lines.length : countLines(pieces);
+}
+
+function countLines(pieces: readonly PlanPiece[]): number {
   let n = 0;
   for (const piece of pieces) n += isMemberRun(piece) ? piece.members.length : 1;
   return n;

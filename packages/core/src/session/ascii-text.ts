@@ -17,19 +17,31 @@ interface AsciiDecoder {
 /** Characters per `String.fromCharCode` call of the fallback (well under engines' argument limits). */
 const FALLBACK_CHUNK = 8192;
 
+/** Texts up to this long are made with `String.fromCharCode`: cheaper than a decoder call for a few lines. */
+const SMALL_TEXT = 1024;
+
+let decoderType: unknown;
+let decoder: AsciiDecoder | undefined;
+
 /**
  * The platform's UTF-8 decoder (ASCII is UTF-8), or `undefined` in an engine without
- * one: core also runs in embedders that have only the ECMAScript globals.
+ * one: core also runs in embedders that have only the ECMAScript globals. One decoder
+ * is kept (it holds no state between calls), made again if the global changes.
  */
 function platformDecoder(): AsciiDecoder | undefined {
   const ctor = (globalThis as { TextDecoder?: new () => AsciiDecoder }).TextDecoder;
-  return typeof ctor === 'function' ? new ctor() : undefined;
+  if (ctor !== decoderType) {
+    decoderType = ctor;
+    decoder = typeof ctor === 'function' ? new ctor() : undefined;
+  }
+  return decoder;
 }
 
 /** `bytes` (ASCII) as a string. */
 export function decodeAscii(bytes: Uint8Array): string {
-  const decoder = platformDecoder();
-  if (decoder !== undefined) return decoder.decode(bytes);
+  if (bytes.length <= SMALL_TEXT) return String.fromCharCode.apply(null, bytes as unknown as number[]);
+  const platform = platformDecoder();
+  if (platform !== undefined) return platform.decode(bytes);
   const parts: string[] = [];
   for (let i = 0; i < bytes.length; i += FALLBACK_CHUNK) {
     parts.push(String.fromCharCode.apply(null, bytes.subarray(i, i + FALLBACK_CHUNK) as unknown as number[]));

@@ -297,6 +297,32 @@ function renderPieces(pieces: readonly PlanPiece[], lines: number): string {
 }
 
 /**
+ * Selections of at most this many lines are rendered line by line: the byte writer's
+ * buffers cost more than they save for a handful of lines (a one-pod change, a retry
+ * of one line).
+ */
+const SMALL_TEXT_LINES = 32;
+
+/** {@link renderRestore} of a few lines: each checked and rendered as renderLine does, with its set's kind. */
+function renderFew(lines: readonly PlanLine[], indices: readonly number[] | undefined, count: number): string {
+  const kinds = createdKinds(lines);
+  let text = '';
+  for (let k = 0; k < count; k++) {
+    const index = indices === undefined ? k : indices[k]!;
+    const line = Number.isInteger(index) ? lines[index] : undefined;
+    if (line === undefined) throw badIndex(index, lines.length);
+    text += `${renderCheckedLine(line, typeof line.set === 'string' ? kinds.get(line.set) : undefined)}\n`;
+  }
+  return text;
+}
+
+function badIndex(index: number, lines: number): IpsetsError {
+  return new IpsetsError('INVALID_ARGUMENT', `Line index ${quote(index)} is not a line of the plan; expected an integer 0-${lines - 1}.`, {
+    details: { index, lines },
+  });
+}
+
+/**
  * The restore text of a plan: every line (or the lines at `indices`, in the order
  * given, for a retry attempt) followed by `\n`. An empty selection gives `''`.
  * Every line is checked first (see the module documentation); members are checked
@@ -321,6 +347,7 @@ export function renderRestore(plan: RestorePlan, indices?: readonly number[]): s
   }
   const lines = plan.lines;
   const count = indices === undefined ? lines.length : indices.length;
+  if (count <= SMALL_TEXT_LINES) return renderFew(lines, indices, count);
   const st = new RenderState(createdKinds(lines), count);
   const window: PlanLine[] = new Array<PlanLine>(Math.min(count, WINDOW_LINES));
   const members: string[] = new Array<string>(Math.min(count, WINDOW_LINES));
@@ -341,12 +368,7 @@ export function renderRestore(plan: RestorePlan, indices?: readonly number[]): s
           to = k;
           break;
         }
-        const index = indices === undefined ? k : indices[k]!;
-        throw new IpsetsError(
-          'INVALID_ARGUMENT',
-          `Line index ${quote(index)} is not a line of the plan; expected an integer 0-${lines.length - 1}.`,
-          { details: { index, lines: lines.length } },
-        );
+        throw badIndex(indices === undefined ? k : indices[k]!, lines.length);
       }
       window[k - from] = line;
       const member = line.member;
