@@ -551,29 +551,50 @@ export function hostAddressIn(s: string, start: number, end: number): number {
  * address: the render boundary runs it on every member of a million-line plan.
  */
 export function isCanonicalHost(member: string): boolean {
+  // One grammar, one scanner (copyCanonicalHost), here without a copy.
+  return copyCanonicalHost(member, undefined, 0, true) >= 0;
+}
+
+/**
+ * {@link isCanonicalHost} that also copies the member's characters into `out` from
+ * `at` while it checks them: the render boundary reads each of a million member
+ * strings once instead of twice (checking, then copying). Returns the index after the
+ * copied text, or -1 when `member` is not a canonical host member (bytes past `at`
+ * may have been overwritten then). With `keepNomatch` false a ` nomatch` flag is left
+ * out (as `-D` lines need it). `out` must have room for 23 bytes from `at`; without
+ * `out` nothing is copied ({@link isCanonicalHost} is this scanner, so the two cannot
+ * disagree).
+ */
+export function copyCanonicalHost(member: string, out: Uint8Array | undefined, at: number, keepNomatch: boolean): number {
   const n = member.length;
-  if (n < 7 || n > 23) return false;
+  if (n < 7 || n > 23) return -1;
   let dots = 0;
   let value = 0;
   let digits = 0;
   for (let i = 0; i < n; i++) {
     const c = member.charCodeAt(i);
     if (c === CH_DOT) {
-      if (digits === 0 || dots === 3) return false;
+      if (digits === 0 || dots === 3) return -1;
       dots++;
       digits = 0;
       value = 0;
+      if (out !== undefined) out[at + i] = c;
       continue;
     }
     const d = c - CH_0;
-    if (d < 0 || d > 9) return dots === 3 && digits > 0 && i === n - NOMATCH_LEN && member.endsWith(NOMATCH);
-    // A second digit after a leading 0.
-    if (digits === 1 && value === 0) return false;
+    if (d < 0 || d > 9) {
+      if (dots !== 3 || digits === 0 || i !== n - NOMATCH_LEN || !member.endsWith(NOMATCH)) return -1;
+      if (!keepNomatch) return at + i;
+      if (out !== undefined) for (let k = 0; k < NOMATCH_LEN; k++) out[at + i + k] = NOMATCH.charCodeAt(k);
+      return at + n;
+    }
+    if (digits === 1 && value === 0) return -1;
     value = value * 10 + d;
-    if (value > 255) return false;
+    if (value > 255) return -1;
     digits++;
+    if (out !== undefined) out[at + i] = c;
   }
-  return dots === 3 && digits > 0;
+  return dots === 3 && digits > 0 ? at + n : -1;
 }
 
 /** True when a member carries the ` nomatch` flag. */

@@ -12,96 +12,103 @@ import { isCanonicalMember } from '../model/members.js';
 import type { IPSetManager } from '../manager/manager.js';
 import type { DirtySnapshot, PlanSetView } from '../manager/basis.js';
 import type { SetCapacity } from '../model/capacity.js';
-import { REBUILD_EXTRA_LINES, pushRebuildLines, temporaryName } from './rebuild.js';
+import { pushRebuildLines, temporaryName } from './rebuild.js';
 import { APPLY_HANDLERS, addOrUpdateSection, deleteSection } from './handlers.js';
 import type { DirtyEntry } from '../manager/dirty-cache.js';
-import type { PlanLine, PlanNote, RestorePlan, SaveSnapshot, SavedSet } from '../types.js';
+import { planFromPieces } from './line-runs.js';
+import type { PlanPiece } from './line-runs.js';
+import type { ErrorHandler, PlanLine, PlanNote, RestorePlan, SaveSnapshot, SavedSet } from '../types.js';
 
-// Line objects are built as literals with only the fields their op uses (three
-// shapes: create, add/del, flush/destroy): a million-line plan is a million objects,
-// and their size and allocation dominate planning time.
+// Member lines are kept as runs (line-runs.ts): a million-line plan makes no line
+// objects until someone reads its lines, and the renderer reads the runs. Single lines
+// are built as literals with only the fields their op uses.
 
-/** Collects lines; knows each set's section. */
+/** Collects a plan's pieces; knows each kind of line's handlers. */
 class Builder {
-  readonly lines: PlanLine[];
+  readonly pieces: PlanPiece[] = [];
   readonly notes: PlanNote[] = [];
-  private n = 0;
-
-  /** @param capacity the number of lines, when known: the array is allocated once. */
-  constructor(capacity = 0) {
-    this.lines = capacity > 0 ? new Array<PlanLine>(capacity) : [];
-  }
 
   create(set: PlanSetView, section: string, capacity: SetCapacity): void {
     const spec = set.info.createSpec;
-    this.lines[this.n++] =
+    this.pieces.push(
       capacity.maxelem === undefined && capacity.hashsize === undefined
         ? { op: 'create', set: set.kernelName, spec, section, onError: APPLY_HANDLERS.create }
-        : { op: 'create', set: set.kernelName, spec, ...capacity, section, onError: APPLY_HANDLERS.create };
+        : { op: 'create', set: set.kernelName, spec, ...capacity, section, onError: APPLY_HANDLERS.create },
+    );
   }
 
   add(set: PlanSetView, member: string, section: string): void {
-    const onError = set.info.kind === 'list' ? APPLY_HANDLERS.addToList : APPLY_HANDLERS.addToSet;
-    this.lines[this.n++] = { op: 'add', set: set.kernelName, member, section, onError };
+    this.pieces.push({ op: 'add', set: set.kernelName, member, section, onError: addHandlers(set) });
   }
 
+  /** One add line per member of `set`, in set order. */
   addAll(set: PlanSetView, section: string): void {
-    const lines = this.lines;
-    const kernelName = set.kernelName;
-    const onError = set.info.kind === 'list' ? APPLY_HANDLERS.addToList : APPLY_HANDLERS.addToSet;
-    let n = this.n;
+    const members = new Array<string>(set.memberCount);
+    let n = 0;
     set.forEachMember((member) => {
-      lines[n++] = { op: 'add', set: kernelName, member, section, onError };
+      members[n++] = member;
     });
-    this.n = n;
+    // memberCount is the number forEachMember yields; never leave holes if it were not.
+    if (n !== members.length) members.length = n;
+    this.run('add', set, members, section);
   }
 
   del(set: PlanSetView, member: string, section: string): void {
-    const onError = set.info.kind === 'list' ? APPLY_HANDLERS.delFromList : APPLY_HANDLERS.del;
-    this.lines[this.n++] = { op: 'del', set: set.kernelName, member, section, onError };
+    this.pieces.push({ op: 'del', set: set.kernelName, member, section, onError: delHandlers(set) });
   }
 
-  /** The number of lines so far, for {@link rollback}. */
+  /** One `op` line per member, in order. */
+  run(op: 'add' | 'del', set: PlanSetView, members: string[], section: string): void {
+    if (members.length === 0) return;
+    const onError = op === 'add' ? addHandlers(set) : delHandlers(set);
+    this.pieces.push({ op, set: set.kernelName, section, onError, members });
+  }
+
+  /** The number of pieces so far, for {@link rollback}. */
   mark(): number {
-    return this.n;
+    return this.pieces.length;
   }
 
-  /** Drops the lines added since `mark` (only when the capacity was not preallocated). */
+  /** Drops the pieces added since `mark`. */
   rollback(mark: number): void {
-    this.n = mark;
-    this.lines.length = mark;
+    this.pieces.length = mark;
   }
 
   resyncFlush(set: PlanSetView, section: string): void {
-    this.lines[this.n++] = { op: 'flush', set: set.kernelName, section, onError: APPLY_HANDLERS.resync };
+    this.pieces.push({ op: 'flush', set: set.kernelName, section, onError: APPLY_HANDLERS.resync });
   }
 
   /** Appends one line made elsewhere (a rebuild's). */
   readonly emit = (line: PlanLine): void => {
-    this.lines[this.n++] = line;
+    this.pieces.push(line);
   };
-
 
   destroyBlock(entries: readonly DirtyEntry[]): void {
     // All flushes before any destroy: a list being destroyed must release the
     // members being destroyed first (docs/reference-behaviour.md §d.1).
     for (const e of entries) {
       if (e.state === 'destroy') {
-        this.lines[this.n++] = { op: 'flush', set: e.kernelName, section: deleteSection(e.name), onError: APPLY_HANDLERS.flush };
+        this.pieces.push({ op: 'flush', set: e.kernelName, section: deleteSection(e.name), onError: APPLY_HANDLERS.flush });
       }
     }
     for (const e of entries) {
       if (e.state === 'destroy') {
-        this.lines[this.n++] = { op: 'destroy', set: e.kernelName, section: deleteSection(e.name), onError: APPLY_HANDLERS.destroy };
+        this.pieces.push({ op: 'destroy', set: e.kernelName, section: deleteSection(e.name), onError: APPLY_HANDLERS.destroy });
       }
     }
   }
 
   plan(basis: unknown): RestorePlan {
-    // A wrong capacity must never leave holes in the plan.
-    if (this.lines.length !== this.n) this.lines.length = this.n;
-    return this.notes.length > 0 ? { lines: this.lines, notes: this.notes, basis } : { lines: this.lines, basis };
+    return planFromPieces(this.pieces, this.notes.length > 0 ? this.notes : undefined, basis);
   }
+}
+
+function addHandlers(set: PlanSetView): readonly ErrorHandler[] {
+  return set.info.kind === 'list' ? APPLY_HANDLERS.addToList : APPLY_HANDLERS.addToSet;
+}
+
+function delHandlers(set: PlanSetView): readonly ErrorHandler[] {
+  return set.info.kind === 'list' ? APPLY_HANDLERS.delFromList : APPLY_HANDLERS.del;
 }
 
 /** Options of {@link planApply}. */
@@ -118,18 +125,6 @@ export interface PlanApplyOptions {
 /** True when an update entry's set is known to be missing from the kernel. */
 function vanished(entry: DirtyEntry, kernelSets: ReadonlySet<string> | undefined): boolean {
   return kernelSets !== undefined && entry.state === 'update' && !kernelSets.has(entry.kernelName);
-}
-
-/** The exact number of lines {@link planApply} makes. */
-function countLines(sets: readonly Target[], entries: readonly DirtyEntry[], kernelSets?: ReadonlySet<string>): number {
-  let n = sets.length;
-  for (const { entry, set } of sets) {
-    if (entry.state === 'create') n += set.memberCount + (entry.unknown ? REBUILD_EXTRA_LINES : 0);
-    else if (vanished(entry, kernelSets)) n += set.memberCount;
-    else n += (entry.toDelete?.size ?? 0) + (entry.toAdd?.size ?? 0);
-  }
-  for (const e of entries) if (e.state === 'destroy') n += 2;
-  return n;
 }
 
 interface Target {
@@ -179,7 +174,7 @@ export function planApply(source: PlanSource, options: PlanApplyOptions = {}): R
   const snapshot = snapshotOf(source);
   const { entries, basis } = snapshot;
   const sets = targets(snapshot);
-  const b = new Builder(countLines(sets, entries, kernelSets));
+  const b = new Builder();
   for (const t of sets) b.create(t.set, t.section, snapshot.capacity(t.set.info.type));
   for (const { entry, set, section } of sets) {
     if (entry.state === 'create') {
@@ -202,8 +197,8 @@ export function planApply(source: PlanSource, options: PlanApplyOptions = {}): R
       b.addAll(set, section);
       continue;
     }
-    if (entry.toDelete !== undefined) for (const m of entry.toDelete) b.del(set, m, section);
-    if (entry.toAdd !== undefined) for (const m of entry.toAdd) b.add(set, m, section);
+    if (entry.toDelete !== undefined) b.run('del', set, [...entry.toDelete], section);
+    if (entry.toAdd !== undefined) b.run('add', set, [...entry.toAdd], section);
   }
   b.destroyBlock(entries);
   return b.plan(basis);

@@ -17,16 +17,21 @@
  */
 import { createSpecText, validateCapacity } from '../model/capacity.js';
 import { IpsetsError, quote } from '../errors.js';
-import { isCanonicalHost, isCanonicalMember, isValidKernelSetName, stripNomatch } from '../model/members.js';
+import { copyCanonicalHost, isCanonicalHost, isCanonicalMember, isValidKernelSetName, stripNomatch } from '../model/members.js';
+import { AsciiChunks, asciiBytes, writeAscii } from './ascii-text.js';
 import type { MemberKind } from '../model/members.js';
 import { CREATE_SPECS, familyOfSpec, isCreateSpec, kernelTypeOfSpec } from '../model/set-types.js';
+import { isMemberRun, planLineCount, planPieces } from '../plan/line-runs.js';
+import type { PlanPiece } from '../plan/line-runs.js';
 import type { KernelSetType, PlanLine, RestorePlan } from '../types.js';
 
 /** The member grammar of a set: its kernel type, plus `family inet6` for an IPv6 hash set. */
 type MemberGrammar = KernelSetType | 'hash:net family inet6' | 'hash:ip,port family inet6';
 
-/** Most members per joined run of {@link renderRestore}. */
-const RUN_LINES = 1024;
+const NEWLINE = 10;
+
+/** Bytes per line for sizing the first chunk: lines of a million-line plan of hosts average 45. */
+const BYTES_PER_LINE_GUESS = 48;
 
 /**
  * Longest restore line, newline included, that ipset reads in one piece and counts as
@@ -166,15 +171,155 @@ function renderCheckedLine(line: PlanLine, kind: MemberGrammar | undefined): str
 }
 
 /** Kernel type of every set the plan creates (the spec of its last create line). */
-function createdKinds(lines: readonly PlanLine[]): Map<string, MemberGrammar> {
+function createdKinds(lines: readonly PlanPiece[]): Map<string, MemberGrammar> {
   const kinds = new Map<string, MemberGrammar>();
   for (let i = 0; i < lines.length; i++) {
     const l = lines[i]!;
-    if (l.op !== 'create' || !isCreateSpec(l.spec)) continue;
+    if (l.op !== 'create' || isMemberRun(l) || !isCreateSpec(l.spec)) continue;
     const type = kernelTypeOfSpec(l.spec);
     kinds.set(l.set, familyOfSpec(l.spec) === 'inet6' && type !== 'list:set' ? `${type} family inet6` : type);
   }
   return kinds;
+}
+
+/** Lines per window of {@link renderRestore}: their member strings are measured, then written. */
+const WINDOW_LINES = 256;
+
+/** Bytes per line besides the member, for a window's room: `-D `, a 31-character set name, a space, the newline. */
+const LINE_OVERHEAD = 36;
+
+/**
+ * What the renderer knows while it writes: the text so far, each created set's member
+ * grammar, and the run of add (or del) lines of one set it is in — whose set name was
+ * checked when the run began and whose `-A <set> ` prefix is encoded once.
+ */
+class RenderState {
+  readonly out: AsciiChunks;
+  readonly kinds: Map<string, MemberGrammar>;
+  runOp = '';
+  // null until the first add/del line: a set name is checked whenever the set changes.
+  runSet: string | null = null;
+  runKind: MemberGrammar | undefined = undefined;
+  runNet = false;
+  prefix: Uint8Array = new Uint8Array(0);
+
+  constructor(kinds: Map<string, MemberGrammar>, lines: number) {
+    this.kinds = kinds;
+    this.out = new AsciiChunks(lines * BYTES_PER_LINE_GUESS);
+  }
+
+  /** Enters the run of `op` lines of `set` (`line` is one of them, for the error of a bad set name). */
+  enter(op: 'add' | 'del', set: string, line: () => PlanLine): void {
+    if (set !== this.runSet) {
+      if (!isValidKernelSetName(set)) throw badSetName(line());
+      this.runSet = set;
+      this.runKind = this.kinds.get(set);
+      this.runNet = this.runKind === 'hash:net';
+    }
+    this.runOp = op;
+    this.prefix = asciiBytes(op === 'add' ? `-A ${set} ` : `-D ${set} `);
+  }
+
+  /** Writes a line that is not part of a run (checked by renderCheckedLine). */
+  single(line: PlanLine): void {
+    const text = renderCheckedLine(line, typeof line.set === 'string' ? this.kinds.get(line.set) : undefined);
+    const buf = this.out.room(text.length + 1);
+    const end = writeAscii(buf, this.out.pos, text);
+    buf[end] = NEWLINE;
+    this.out.pos = end + 1;
+  }
+}
+
+/**
+ * Writes the member lines `members[from, to)` of the current run (the caller entered
+ * it, measured the members and made room); `line(k)` is the plan line of member k, made
+ * only for a member that leaves the host fast path. Returns the new write position.
+ */
+function writeMembers(st: RenderState, buf: Uint8Array, pos: number, members: readonly string[], from: number, to: number, line: (k: number) => PlanLine): number {
+  const prefix = st.prefix;
+  const keepNomatch = st.runOp === 'add';
+  for (let k = from; k < to; k++) {
+    const member = members[k]!;
+    // A long member (never a valid one) may not fit what the window made room for.
+    if (pos + prefix.length + member.length + 1 > buf.length) {
+      st.out.pos = pos;
+      buf = st.out.room(prefix.length + member.length + 1);
+      pos = st.out.pos;
+    }
+    buf.set(prefix, pos);
+    const at = pos + prefix.length;
+    let end = st.runNet ? copyCanonicalHost(member, buf, at, keepNomatch) : -1;
+    if (end < 0) end = writeAscii(buf, at, checkedMember(line(k), st.runKind));
+    buf[end] = NEWLINE;
+    pos = end + 1;
+  }
+  return pos;
+}
+
+/** The room a window of members needs; reading every length first lets the CPU overlap their cache misses. */
+function roomFor(members: readonly string[], from: number, to: number): number {
+  let room = 0;
+  for (let k = from; k < to; k++) room += members[k]!.length + LINE_OVERHEAD;
+  return room;
+}
+
+/**
+ * The text of a plan still held as pieces (plan/line-runs.ts): runs are written
+ * member by member with the same checks, and a line object is made only for a member
+ * that fails the host fast path (for its check, and its error).
+ */
+function renderPieces(pieces: readonly PlanPiece[], lines: number): string {
+  const st = new RenderState(createdKinds(pieces), lines);
+  const one: string[] = [''];
+  for (const piece of pieces) {
+    if (!isMemberRun(piece)) {
+      const op = piece.op;
+      if ((op === 'add' || op === 'del') && typeof piece.member === 'string' && typeof piece.set === 'string') {
+        if (piece.set !== st.runSet || op !== st.runOp) st.enter(op, piece.set, () => piece);
+        one[0] = piece.member;
+        const buf = st.out.room(roomFor(one, 0, 1));
+        st.out.pos = writeMembers(st, buf, st.out.pos, one, 0, 1, () => piece);
+      } else {
+        st.single(piece);
+      }
+      continue;
+    }
+    const { op, set, section, onError, members } = piece;
+    const lineOf = (k: number): PlanLine => ({ op, set, member: members[k]!, section, onError });
+    if (set !== st.runSet || op !== st.runOp) st.enter(op, set, () => lineOf(0));
+    for (let from = 0; from < members.length; from += WINDOW_LINES) {
+      const to = Math.min(members.length, from + WINDOW_LINES);
+      const buf = st.out.room(roomFor(members, from, to));
+      st.out.pos = writeMembers(st, buf, st.out.pos, members, from, to, lineOf);
+    }
+  }
+  return st.out.text();
+}
+
+/**
+ * Selections of at most this many lines are rendered line by line: the byte writer's
+ * buffers cost more than they save for a handful of lines (a one-pod change, a retry
+ * of one line).
+ */
+const SMALL_TEXT_LINES = 32;
+
+/** {@link renderRestore} of a few lines: each checked and rendered as renderLine does, with its set's kind. */
+function renderFew(lines: readonly PlanLine[], indices: readonly number[] | undefined, count: number): string {
+  const kinds = createdKinds(lines);
+  let text = '';
+  for (let k = 0; k < count; k++) {
+    const index = indices === undefined ? k : indices[k]!;
+    const line = Number.isInteger(index) ? lines[index] : undefined;
+    if (line === undefined) throw badIndex(index, lines.length);
+    text += `${renderCheckedLine(line, typeof line.set === 'string' ? kinds.get(line.set) : undefined)}\n`;
+  }
+  return text;
+}
+
+function badIndex(index: number, lines: number): IpsetsError {
+  return new IpsetsError('INVALID_ARGUMENT', `Line index ${quote(index)} is not a line of the plan; expected an integer 0-${lines - 1}.`, {
+    details: { index, lines },
+  });
 }
 
 /**
@@ -188,63 +333,72 @@ function createdKinds(lines: readonly PlanLine[]): Map<string, MemberGrammar> {
  *   error of {@link renderLine}; then no text is produced.
  */
 export function renderRestore(plan: RestorePlan, indices?: readonly number[]): string {
+  // The text is written as bytes into a reused chunk (ascii-text.ts), in windows of
+  // lines: a first pass over a window reads only each member's length — loads that do
+  // not depend on each other, so the CPU overlaps the cache misses of a million
+  // scattered member strings, which one pass would pay one after another — and makes
+  // room; the second checks and copies from cache. A canonical host member of a
+  // hash:net set is checked and copied in one pass over its string
+  // (copyCanonicalHost); every other line, and every line whose fields are not
+  // strings, goes through the same checks as renderLine, so text and errors match.
+  if (indices === undefined) {
+    const pieces = planPieces(plan);
+    if (pieces !== undefined) return renderPieces(pieces, planLineCount(plan));
+  }
   const lines = plan.lines;
   const count = indices === undefined ? lines.length : indices.length;
-  const kinds = createdKinds(lines);
-  // Consecutive add (or del) lines of one set are written as one join of their
-  // members with `\n-A <set> ` between them: joining flat member strings is a copy,
-  // whereas a per-line `-A ${set} ${member}` is a rope the join has to flatten,
-  // which measured 10-15% slower at a million lines (the ropes were also a hundred
-  // megabytes of garbage). Other lines, and lines whose fields are not strings, go
-  // through renderLine, so the text and the errors are the same.
-  const out: string[] = [];
-  const run: string[] = [];
-  let runOp = '';
-  // null until the first run: every set name of a run is checked when the run's set changes.
-  let runSet: string | null = null;
-  let runKind: MemberGrammar | undefined;
-  let runNet = false;
-  const flush = (): void => {
-    const prefix = runOp === 'add' ? `-A ${runSet!} ` : `-D ${runSet!} `;
-    out.push(prefix, run.join(`\n${prefix}`), '\n');
-    run.length = 0;
-  };
-  for (let k = 0; k < count; k++) {
-    let line: PlanLine | undefined;
-    if (indices === undefined) {
-      line = lines[k];
-    } else {
-      const index = indices[k]!;
-      line = Number.isInteger(index) ? lines[index] : undefined;
+  if (count <= SMALL_TEXT_LINES) return renderFew(lines, indices, count);
+  const st = new RenderState(createdKinds(lines), count);
+  const window: PlanLine[] = new Array<PlanLine>(Math.min(count, WINDOW_LINES));
+  const members: string[] = new Array<string>(Math.min(count, WINDOW_LINES));
+  for (let from = 0; from < count; ) {
+    let to = Math.min(count, from + WINDOW_LINES);
+    let room = 0;
+    for (let k = from; k < to; k++) {
+      let line: PlanLine | undefined;
+      if (indices === undefined) {
+        line = lines[k];
+      } else {
+        const index = indices[k]!;
+        line = Number.isInteger(index) ? lines[index] : undefined;
+      }
       if (line === undefined) {
-        throw new IpsetsError(
-          'INVALID_ARGUMENT',
-          `Line index ${quote(index)} is not a line of the plan; expected an integer 0-${lines.length - 1}.`,
-          { details: { index, lines: lines.length } },
-        );
+        // Rendered (and refused) in order: earlier lines are checked first.
+        if (k > from) {
+          to = k;
+          break;
+        }
+        throw badIndex(indices === undefined ? k : indices[k]!, lines.length);
+      }
+      window[k - from] = line;
+      const member = line.member;
+      room += (typeof member === 'string' ? member.length : 0) + LINE_OVERHEAD;
+    }
+    st.out.room(room);
+    for (let k = from; k < to; k++) {
+      const line = window[k - from]!;
+      const op = line.op;
+      const member = line.member;
+      const set = line.set;
+      if ((op === 'add' || op === 'del') && typeof member === 'string' && typeof set === 'string') {
+        if (set !== st.runSet || op !== st.runOp) st.enter(op, set, () => line);
+        // Consecutive member lines of the run go in one call.
+        let end = k + 1;
+        members[0] = member;
+        while (end < to) {
+          const next = window[end - from]!;
+          if (next.op !== op || next.set !== set || typeof next.member !== 'string') break;
+          members[end - k] = next.member;
+          end++;
+        }
+        const buf = st.out.room(0);
+        st.out.pos = writeMembers(st, buf, st.out.pos, members, 0, end - k, (j) => window[k + j - from]!);
+        k = end - 1;
+      } else {
+        st.single(line);
       }
     }
-    const op = line!.op;
-    const member = line!.member;
-    const set = line!.set;
-    if ((op === 'add' || op === 'del') && typeof member === 'string' && typeof set === 'string') {
-      if (run.length > 0 && (op !== runOp || set !== runSet || run.length === RUN_LINES)) flush();
-      if (set !== runSet) {
-        if (!isValidKernelSetName(set)) throw badSetName(line!);
-        runSet = set;
-        runKind = kinds.get(set);
-        runNet = runKind === 'hash:net';
-      }
-      runOp = op;
-      // Hot path: a canonical host member of a hash:net set (`a.b.c.d[ nomatch]`) is
-      // short and safe; anything else takes the full check.
-      if (runNet && isCanonicalHost(member)) run.push(op === 'del' ? stripNomatch(member) : member);
-      else run.push(checkedMember(line!, runKind));
-    } else {
-      if (run.length > 0) flush();
-      out.push(renderCheckedLine(line!, typeof set === 'string' ? kinds.get(set) : undefined), '\n');
-    }
+    from = to;
   }
-  if (run.length > 0) flush();
-  return out.join('');
+  return st.out.text();
 }

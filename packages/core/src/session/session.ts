@@ -27,6 +27,7 @@
 import { classifyIpsetError } from './classify.js';
 import { IpsetsError, isIpsetsError, quote } from '../errors.js';
 import { renderRestore } from './render.js';
+import { planLineCount } from '../plan/line-runs.js';
 import { leavesTemporary } from '../plan/rebuild.js';
 import { laterLinesOfSetFail } from './set-failures.js';
 import type { IpsetsErrorCode } from '../errors.js';
@@ -151,12 +152,17 @@ export function createRestoreSession(plan: RestorePlan, options: RestoreSessionO
       details: { maxAttempts },
     });
   }
-  const total = plan.lines.length;
+  // The line count, not the lines: a plan still held as runs (plan/line-runs.ts) makes
+  // its line objects only if a failure needs them.
+  const total = planLineCount(plan);
   const applied = new Uint8Array(total);
   const skippedAt = new Uint8Array(total);
   const skipped: SkippedLine[] = [];
   const attempts: AttemptRecord[] = [];
-  let pending: number[] = plan.lines.map((_, i) => i);
+  let pending: number[] = new Array<number>(total);
+  for (let i = 0; i < total; i++) pending[i] = i;
+  // True while `pending` is every line in plan order (attempt 1): then the text is the whole plan's.
+  let whole = true;
   let outstanding: Attempt | undefined;
   let fatal: Fatal | undefined;
   let finished = false;
@@ -368,7 +374,8 @@ export function createRestoreSession(plan: RestorePlan, options: RestoreSessionO
         return undefined;
       }
       const indices = pending;
-      outstanding = { number: attempts.length + 1, text: renderRestore(plan, indices), indices };
+      const text = whole ? renderRestore(plan) : renderRestore(plan, indices);
+      outstanding = { number: attempts.length + 1, text, indices };
       return outstanding;
     },
 
@@ -378,6 +385,7 @@ export function createRestoreSession(plan: RestorePlan, options: RestoreSessionO
         throw new IpsetsError('INVALID_ARGUMENT', 'record() called with no outstanding attempt; call next() first.');
       }
       outstanding = undefined;
+      whole = false;
       settledBefore = settled;
       if (result.exitCode === 0 && result.signal === undefined) {
         markApplied(attempt.indices, 0, attempt.indices.length);
@@ -405,13 +413,14 @@ export function createRestoreSession(plan: RestorePlan, options: RestoreSessionO
     },
 
     report() {
-      return buildReport(plan, applied, skipped, attempts, fatal);
+      return buildReport(plan, total, applied, skipped, attempts, fatal);
     },
   };
 }
 
 function buildReport(
   plan: RestorePlan,
+  total: number,
   applied: Uint8Array,
   skipped: readonly SkippedLine[],
   attempts: readonly AttemptRecord[],
@@ -421,6 +430,8 @@ function buildReport(
   const failed = new Set<string>();
   const inUse = new Set<string>();
   const skippedAt = new Set<number>();
+  // Line objects are read only for lines that were skipped or not applied: a plan whose
+  // every line was applied, still held as runs, makes none.
   for (const s of skipped) {
     skippedAt.add(s.index);
     if (s.outcome === 'not-converged') failed.add(s.set);
@@ -428,7 +439,7 @@ function buildReport(
     else if (s.outcome === 'in-use') inUse.add(s.set);
   }
   let linesApplied = 0;
-  for (let i = 0; i < plan.lines.length; i++) {
+  for (let i = 0; i < total; i++) {
     if (applied[i]) linesApplied++;
     // A line neither applied nor skipped was cut off by a fatal end (or never run).
     else if (!skippedAt.has(i)) {
@@ -441,7 +452,25 @@ function buildReport(
     if (note.kind === 'type-conflict-referenced') failed.add(note.set);
     else if (note.kind === 'referenced-not-destroyed') inUse.add(note.set);
   }
-  // Deterministic order: by first plan line of the set, then notes order.
+  const report: ApplyReport = {
+    converged: fatal === undefined && failed.size === 0,
+    plan,
+    attempts: [...attempts],
+    linesTotal: total,
+    linesApplied,
+    skipped: [...skipped].sort((a, b) => a.index - b.index),
+    failedSets: sortedByFirstLine(plan, failed),
+    inUseSets: sortedByFirstLine(plan, inUse),
+    notes: [...notes],
+  };
+  if (fatal !== undefined) report.fatal = fatal;
+  return report;
+}
+
+/** `sets` in a deterministic order: by the first plan line of the set, then by notes order. */
+function sortedByFirstLine(plan: RestorePlan, sets: ReadonlySet<string>): string[] {
+  if (sets.size === 0) return [];
+  const notes = plan.notes ?? [];
   const order = new Map<string, number>();
   plan.lines.forEach((l, i) => {
     const set = l.subject ?? l.set;
@@ -450,20 +479,7 @@ function buildReport(
   notes.forEach((n, i) => {
     if (!order.has(n.set)) order.set(n.set, plan.lines.length + i);
   });
-  const byOrder = (a: string, b: string): number => (order.get(a) ?? 0) - (order.get(b) ?? 0);
-  const report: ApplyReport = {
-    converged: fatal === undefined && failed.size === 0,
-    plan,
-    attempts: [...attempts],
-    linesTotal: plan.lines.length,
-    linesApplied,
-    skipped: [...skipped].sort((a, b) => a.index - b.index),
-    failedSets: [...failed].sort(byOrder),
-    inUseSets: [...inUse].sort(byOrder),
-    notes: [...notes],
-  };
-  if (fatal !== undefined) report.fatal = fatal;
-  return report;
+  return [...sets].sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0));
 }
 
 /**

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isIpsetsError } from '../../../src/errors.js';
-import { NOMATCH_FLAG, canonicalMember, entryKey, hasNomatch, hostAddress, hostValue, isCanonicalHost, stripNomatch } from '../../../src/model/members.js';
+import { NOMATCH_FLAG, canonicalMember, copyCanonicalHost, entryKey, hasNomatch, hostAddress, hostValue, isCanonicalHost, stripNomatch } from '../../../src/model/members.js';
 
 const numRuns = Number(process.env.FC_NUM_RUNS) || 1000;
 const params = { numRuns };
@@ -78,6 +78,33 @@ describe('canonicalMember properties', () => {
         expect(canonicalMember(kind, canonical)).toBe(canonical);
       }),
       params,
+    );
+  });
+});
+
+describe('copyCanonicalHost', () => {
+  // The render boundary checks hash:net host members with copyCanonicalHost (check and
+  // copy in one pass); it must accept exactly what isCanonicalHost accepts and copy the
+  // member as written, or the restore text would differ from the line-by-line render.
+  it('accepts exactly the strings hostAddress accepts, and copies the member (without " nomatch" when asked) at the offset', () => {
+    const octet = fc.oneof(fc.integer({ min: 0, max: 300 }).map(String), fc.constantFrom('00', '01', '010', '', '256', '1a'));
+    const member = fc.oneof(
+      fc.tuple(octet, octet, octet, octet, fc.constantFrom('', ' nomatch', ' nomatch ', 'nomatch', ' nomatcH', '/24', ' x', '\n-F', '.')).map(
+        ([a, b, c, d, tail]) => `${a}.${b}.${c}.${d}${tail}`,
+      ),
+      fc.string({ maxLength: 30 }),
+    );
+    fc.assert(
+      fc.property(member, fc.nat(8), fc.boolean(), (m, at, keep) => {
+        const out = new Uint8Array(at + 23).fill(35);
+        const end = copyCanonicalHost(m, out, at, keep);
+        expect(end >= 0).toBe(hostAddress(m) >= 0);
+        if (end < 0) return;
+        const expected = keep ? m : stripNomatch(m);
+        expect(String.fromCharCode(...out.subarray(at, end))).toBe(expected);
+        expect([...out.subarray(0, at)].every((b) => b === 35)).toBe(true);
+      }),
+      { ...params, numRuns: Math.max(numRuns, 5000) },
     );
   });
 });

@@ -1,0 +1,143 @@
+/**
+ * Apply plans keep their member lines as runs until `plan.lines` is read
+ * (plan/line-runs.ts). To every reader the plan must be an ordinary plan: the same
+ * lines, fields and order as line objects would give, and once the lines were read,
+ * a change to them is what renders — never the runs they came from.
+ */
+import { describe, expect, it } from 'vitest';
+import { IPSetManager } from '../../../src/manager/manager.js';
+import { planApply, planApplyWithSave } from '../../../src/plan/plan-apply.js';
+import { planFromPieces, planLineCount, planPieces } from '../../../src/plan/line-runs.js';
+import { renderLine, renderRestore } from '../../../src/session/render.js';
+import { createRestoreSession } from '../../../src/session/session.js';
+import type { CommandResult, PlanLine, RestorePlan, SetMetadata } from '../../../src/types.js';
+
+const POD: SetMetadata = { name: 'app:web', type: 'keyValueLabelOfPod' };
+const NS: SetMetadata = { name: 'prod', type: 'namespace' };
+const PORTS: SetMetadata = { name: 'http', type: 'namedPorts' };
+const LIST: SetMetadata = { name: 'team:a', type: 'keyValueLabelOfNamespace' };
+
+function dirtyManager(): IPSetManager {
+  const m = new IPSetManager();
+  for (let i = 0; i < 300; i++) m.addToSets([POD, NS], `10.0.${i >>> 8}.${i & 255}`, `ns/pod-${i}`);
+  m.addToSets([NS], '10.9.0.0/16 nomatch', 'ns/range');
+  m.addToSets([PORTS], '10.0.0.1,tcp:80', 'ns/pod-0');
+  m.addToLists([LIST], [NS]);
+  return m;
+}
+
+/** The plan with plain line objects: what the planner made before runs. */
+function plain(plan: RestorePlan): RestorePlan {
+  const lines = plan.lines.map((l) => ({ ...l }));
+  return plan.notes === undefined ? { lines, basis: plan.basis } : { lines, notes: plan.notes, basis: plan.basis };
+}
+
+describe('a plan held as runs is an ordinary plan to its readers', () => {
+  it('renders the text of its expanded lines, line by line, without making them', () => {
+    const plan = planApply(dirtyManager());
+    expect(planPieces(plan)).toBeDefined();
+    const text = renderRestore(plan);
+    // Rendering read the runs, not the lines.
+    expect(planPieces(plan)).toBeDefined();
+    expect(planLineCount(plan)).toBe(text.split('\n').length - 1);
+    expect(text).toBe(plan.lines.map((l) => `${renderLine(l)}\n`).join(''));
+    expect(planPieces(plan)).toBeUndefined();
+  });
+
+  it('has the fields, order and line objects of a plain plan', () => {
+    const m = dirtyManager();
+    const plan = planApply(m);
+    expect(Object.keys(plan)).toEqual(['lines', 'basis']);
+    const lines = plan.lines;
+    expect(plan.lines).toBe(lines);
+    expect(Object.getOwnPropertyDescriptor(plan, 'lines')).toMatchObject({ value: lines, writable: true, enumerable: true });
+    expect(lines.filter((l) => l.op === 'add' && l.set === lines[0]!.set)).toHaveLength(300);
+    const add = lines.find((l) => l.op === 'add')!;
+    expect(Object.keys(add)).toEqual(['op', 'set', 'member', 'section', 'onError']);
+    expect(JSON.parse(JSON.stringify(plan)).lines).toEqual(JSON.parse(JSON.stringify(lines)));
+    expect({ ...plan }.lines).toBe(lines);
+  });
+
+  it('renders a line changed after the lines were read (the runs never shadow a change)', () => {
+    const plan = planApply(dirtyManager());
+    const i = plan.lines.findIndex((l) => l.op === 'add');
+    plan.lines[i] = { ...plan.lines[i]!, member: '10.0.0.1\n-F' };
+    expect(() => renderRestore(plan)).toThrow(expect.objectContaining({ code: 'INVALID_MEMBER' }));
+    plan.lines = plan.lines.slice(0, i);
+    expect(renderRestore(plan).split('\n')).toHaveLength(i + 1);
+  });
+
+  it('can be assigned new lines before they were read', () => {
+    const plan = planApply(dirtyManager());
+    const only: PlanLine = { op: 'flush', set: 'azure-npm-x', section: 's', onError: [] };
+    plan.lines = [only];
+    expect(planPieces(plan)).toBeUndefined();
+    expect(renderRestore(plan)).toBe('-F azure-npm-x\n');
+  });
+
+  it('can be frozen: its lines stay the same array and it still renders', () => {
+    const plan = Object.freeze(planApply(dirtyManager()));
+    const lines = plan.lines;
+    expect(plan.lines).toBe(lines);
+    expect(renderRestore(plan)).toBe(lines.map((l) => `${renderLine(l)}\n`).join(''));
+    expect(() => {
+      (plan as RestorePlan).lines = [];
+    }).toThrow(TypeError);
+  });
+
+  it('planApplyWithSave plans are the same way (single lines and runs)', () => {
+    const m = dirtyManager();
+    const plan = planApplyWithSave(m, { sets: [], problems: [] });
+    const text = renderRestore(plan);
+    expect(text).toBe(renderRestore(plain(plan)));
+  });
+
+  it('refuses a bad member in a run with the line it would have been, and no text', () => {
+    const run = { op: 'add' as const, set: 'azure-npm-x', section: 's', onError: [], members: ['10.0.0.1', '10.0.0.2', 'bad member', '10.0.0.3'] };
+    const plan = planFromPieces([{ op: 'create', set: 'azure-npm-x', spec: 'nethash', section: 's', onError: [] }, run], undefined, undefined);
+    expect(() => renderRestore(plan)).toThrow(
+      expect.objectContaining({ code: 'INVALID_MEMBER', details: expect.objectContaining({ line: { op: 'add', set: 'azure-npm-x', member: 'bad member', section: 's', onError: [] } }) }),
+    );
+  });
+});
+
+describe('a restore session over a plan held as runs', () => {
+  const script: ((attempt: number, text: string) => CommandResult)[] = [
+    // Attempt 1: the kernel refuses line 40 (a member of the first hash set).
+    () => ({ exitCode: 1, stdout: '', stderr: 'ipset v7.17: Error in line 40: Kernel error received: Invalid argument\n' }),
+    () => ({ exitCode: 0, stdout: '', stderr: '' }),
+  ];
+
+  function run(plan: RestorePlan): { texts: string[]; report: unknown } {
+    const session = createRestoreSession(plan);
+    const texts: string[] = [];
+    for (let n = 0; ; n++) {
+      const attempt = session.next();
+      if (attempt === undefined) break;
+      texts.push(attempt.text);
+      session.record(script[n]!(n, attempt.text));
+    }
+    const report = session.report();
+    return { texts, report: { ...report, plan: undefined } };
+  }
+
+  it('sends the same texts and reports the same as over its plain lines, failures included', () => {
+    const m = dirtyManager();
+    const a = run(planApply(m));
+    const b = run(plain(planApply(m)));
+    expect(a.texts).toHaveLength(2);
+    expect(a).toEqual(b);
+  });
+
+  it('makes no line objects when every line is applied', () => {
+    const plan = planApply(dirtyManager());
+    const session = createRestoreSession(plan);
+    const attempt = session.next()!;
+    expect(attempt.indices).toHaveLength(planLineCount(plan));
+    session.record({ exitCode: 0, stdout: '', stderr: '' });
+    expect(session.next()).toBeUndefined();
+    const report = session.report();
+    expect(report).toMatchObject({ converged: true, linesApplied: planLineCount(plan), linesTotal: planLineCount(plan), failedSets: [], skipped: [] });
+    expect(planPieces(plan)).toBeDefined();
+  });
+});
