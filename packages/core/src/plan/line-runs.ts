@@ -67,7 +67,9 @@ function expand(pieces: readonly PlanPiece[]): PlanLine[] {
 export function planFromPieces(pieces: readonly PlanPiece[], notes: PlanNote[] | undefined, basis: unknown): RestorePlan {
   if (countLines(pieces) <= SMALL_PLAN_LINES) {
     const lines = expand(pieces);
-    return notes === undefined ? { lines, basis } : { lines, notes, basis };
+    const small: RestorePlan = notes === undefined ? { lines } : { lines, notes };
+    if (basis !== undefined) small.basis = basis;
+    return small;
   }
   const plan = {} as RestorePlan;
   let lines: PlanLine[] | undefined;
@@ -90,7 +92,8 @@ export function planFromPieces(pieces: readonly PlanPiece[], notes: PlanNote[] |
     configurable: true,
   });
   if (notes !== undefined) plan.notes = notes;
-  plan.basis = basis;
+  // A reconcile plan has no basis (and no `basis` key, as before runs).
+  if (basis !== undefined) plan.basis = basis;
   PIECES.set(plan, pieces);
   return plan;
 }

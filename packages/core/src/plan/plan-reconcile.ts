@@ -48,6 +48,8 @@ import type { SetCapacity } from '../model/capacity.js';
 import { IpsetsError, quote } from '../errors.js';
 import { NOMATCH_FLAG, canonicalMember, entryKey, hostAddress, hostValue, isCanonicalMember, validateSetName } from '../model/members.js';
 import { unreadMemberSpans } from '../parse/save-parser.js';
+import { planFromPieces } from './line-runs.js';
+import type { PlanPiece } from './line-runs.js';
 import type { MemberKind } from '../model/members.js';
 import { isOwnedSetName, validateOwnerPrefix } from '../model/naming.js';
 import { CREATE_SPECS, familyOfSpec, isCreateSpec, kernelTypeOfSpec } from '../model/set-types.js';
@@ -572,9 +574,11 @@ export function planReconcile(
     decide(s, released);
   }
 
-  const lines: PlanLine[] = [];
+  // A set's adds are one run of members (see line-runs.ts): a million adds are not a
+  // million line objects unless someone reads `plan.lines`.
+  const pieces: PlanPiece[] = [];
   const line = (l: PlanLine): void => {
-    lines.push(l);
+    pieces.push(l);
   };
 
   // (B) Kept lists let go of members they should not hold and of members to be
@@ -650,7 +654,7 @@ export function planReconcile(
       const { entries, hosts } = w;
       const saved = kernel.get(name)!;
       const type = kernelTypeOfSpec(w.set.spec) as MemberKind;
-      const start = lines.length;
+      const start = pieces.length;
       // A set parseSave made whose members nobody read is planned from what the parser
       // read: a host member is a number, and only members that get a line become
       // strings (a million unchanged members make no garbage).
@@ -693,7 +697,7 @@ export function planReconcile(
           line({ op: 'del', set: name, member: m, section, onError: RECONCILE_HANDLERS.delFromSet });
         } else {
           // Never echo a member ipset would not print: rebuild the set instead.
-          lines.length = start;
+          pieces.length = start;
           notes.push(unreadableNote(saved, m));
           line({ op: 'flush', set: name, section, onError: RECONCILE_HANDLERS.flushToRefill });
           have.fill(0);
@@ -701,9 +705,9 @@ export function planReconcile(
         }
       }
     }
-    for (let i = 0; i < members.length; i++) {
-      if (have[i] === 0) line({ op: 'add', set: name, member: members[i]!, section, onError: RECONCILE_HANDLERS.addToSet });
-    }
+    const adds: string[] = [];
+    for (let i = 0; i < members.length; i++) if (have[i] === 0) adds.push(members[i]!);
+    if (adds.length > 0) pieces.push({ op: 'add', set: name, section, onError: RECONCILE_HANDLERS.addToSet, members: adds });
   }
 
   // (G) List adds.
@@ -729,5 +733,5 @@ export function planReconcile(
   const more = (snapshot.problemCount ?? snapshot.problems.length) - snapshot.problems.length;
   if (more > 0) notes.push({ set: '', kind: 'info', message: `${more} more ipset save line(s) were not understood` });
 
-  return notes.length > 0 ? { lines, notes } : { lines };
+  return planFromPieces(pieces, notes.length > 0 ? notes : undefined, undefined);
 }

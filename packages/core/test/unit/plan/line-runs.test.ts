@@ -7,6 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { IPSetManager } from '../../../src/manager/manager.js';
 import { planApply, planApplyWithSave } from '../../../src/plan/plan-apply.js';
+import { planReconcile } from '../../../src/plan/plan-reconcile.js';
+import { parseSave } from '../../../src/parse/save-parser.js';
 import { planFromPieces, planLineCount, planPieces } from '../../../src/plan/line-runs.js';
 import { renderLine, renderRestore } from '../../../src/session/render.js';
 import { createRestoreSession } from '../../../src/session/session.js';
@@ -139,5 +141,38 @@ describe('a restore session over a plan held as runs', () => {
     const report = session.report();
     expect(report).toMatchObject({ converged: true, linesApplied: planLineCount(plan), linesTotal: planLineCount(plan), failedSets: [], skipped: [] });
     expect(planPieces(plan)).toBeDefined();
+  });
+});
+
+describe('reconcile plans hold each hash set\'s adds as one run', () => {
+  const NET = 'family inet hashsize 1024 maxelem 65536 bucketsize 12 initval 0x1a2b3c4d';
+  const hosts = (from: number, n: number): string[] => Array.from({ length: n }, (_, i) => `10.1.${(from + i) >>> 8}.${(from + i) & 255}`);
+
+  it('renders and reads like the line objects it stands for, with no basis key', () => {
+    // The kernel holds 0-199 and a member that is no longer desired; 100-399 are desired.
+    const save = parseSave(
+      [`create azure-npm-1 hash:net ${NET}`, ...hosts(0, 200).map((m) => `add azure-npm-1 ${m}`), 'add azure-npm-1 10.2.0.0/16', ''].join('\n'),
+    );
+    const desired = { owner: 'azure-npm-', sets: [{ name: 'azure-npm-1', spec: 'nethash' as const, members: hosts(100, 300) }, { name: 'azure-npm-2', spec: 'nethash' as const, members: hosts(0, 100) }] };
+    const plan = planReconcile(desired, save, []);
+    expect(planPieces(plan)).toBeDefined();
+    expect(Object.keys(plan)).toEqual(['lines']);
+    const text = renderRestore(plan);
+    expect(planPieces(plan)).toBeDefined();
+    const lines = plan.lines;
+    expect(text).toBe(lines.map((l) => `${renderLine(l)}\n`).join(''));
+    // Deletes first, then the adds the kernel lacks (200-399), then the new set.
+    expect(lines.filter((l) => l.op === 'del').map((l) => l.member)).toEqual([...hosts(0, 100), '10.2.0.0/16']);
+    expect(lines.filter((l) => l.op === 'add' && l.set === 'azure-npm-1').map((l) => l.member)).toEqual(hosts(200, 200));
+    expect(lines.filter((l) => l.op === 'add' && l.set === 'azure-npm-2').map((l) => l.member)).toEqual(hosts(0, 100));
+    const add = lines.find((l) => l.op === 'add')!;
+    expect(Object.keys(add)).toEqual(['op', 'set', 'member', 'section', 'onError']);
+  });
+
+  it('does not share its member arrays with the desired state it was planned from', () => {
+    const members = hosts(0, 200);
+    const plan = planReconcile({ owner: 'azure-npm-', sets: [{ name: 'azure-npm-1', spec: 'nethash', members }] }, parseSave(''), []);
+    members[0] = '10.9.9.9';
+    expect(plan.lines.find((l) => l.op === 'add')!.member).toBe('10.1.0.0');
   });
 });
