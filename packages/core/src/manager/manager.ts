@@ -27,7 +27,8 @@ import {
   setTypeInfo,
   validateSetMetadata,
 } from '../model/set-types.js';
-import { IPSet, NOMATCH, StringPool } from './set-record.js';
+import { IPSet, NOMATCH } from './set-record.js';
+import { StringPool } from './string-pool.js';
 import { PlanBasis, plannedSet, settleReport } from './basis.js';
 import type { DirtySnapshot, PlannedSet, SettleTarget } from './basis.js';
 import { checkPodKey, checkReference, isNamespaceList, memberFor, routed, validateTypeCapacity } from './arguments.js';
@@ -88,7 +89,14 @@ export class IPSetManager {
   /** What a commit settles reports against (made once). */
   private settleTarget: SettleTarget | undefined;
   private failures = 0;
-  private readonly strings = new StringPool(this.sets);
+  // Two pools: pod keys repeat in other patterns than members (a file's members share
+  // one pod key; an agent's pod brings one key for all its sets), and each pool is on
+  // only while it pays (string-pool.ts).
+  private readonly memberPool = new StringPool(this.sets, 'member');
+  private readonly podKeyPool = new StringPool(this.sets, 'podKey');
+  /** The last member value interned by the running addToSets call, and its pooled copy. */
+  private lastMember: string | undefined = undefined;
+  private lastMemberKey = '';
 
   constructor(config: IPSetManagerConfig = {}) {
     const mode = config.mode ?? 'all';
@@ -186,7 +194,8 @@ export class IPSetManager {
     this.cancelled.clear();
     this.epoch++;
     this.failures = 0;
-    this.strings.clear();
+    this.memberPool.clear();
+    this.podKeyPool.clear();
   }
 
   // -------------------------------------------------------------------------
@@ -218,8 +227,10 @@ export class IPSetManager {
       }
       return memberFor(r, member, 'add', 'to');
     });
-    const pod = this.intern(podKey);
+    const pod = this.podKeyPool.intern(podKey);
     resolved.forEach((r, i) => this.addMemberTo(this.getOrCreate(r), canon[i]!, pod));
+    this.lastMember = undefined;
+    this.lastMemberKey = '';
   }
 
   /**
@@ -751,10 +762,12 @@ export class IPSetManager {
   private addMemberTo(set: IPSet, member: string, podKey: string): void {
     const ips = set.ips!;
     const nomatch = hasNomatch(member);
-    const key = this.intern(nomatch ? stripNomatch(member) : member);
+    const key = nomatch ? stripNomatch(member) : member;
     if (!ips.has(key)) {
-      ips.set(key, podKey);
-      if (nomatch) (set.nomatch ??= new Set()).add(key);
+      // Only a new entry takes a string (an existing one keeps its key).
+      const interned = this.internMember(key);
+      ips.set(interned, podKey);
+      if (nomatch) (set.nomatch ??= new Set()).add(interned);
       if (this.shouldBeInKernel(set)) this.dAddMember(set, member);
       return;
     }
@@ -818,8 +831,13 @@ export class IPSetManager {
     this.releaseIdleClaim(set.name, set.kernelName);
   }
 
-  private intern(value: string): string {
-    return this.strings.intern(value);
+  /** The pooled copy of a member, looked up once per call however many sets it goes to. */
+  private internMember(value: string): string {
+    if (value === this.lastMember) return this.lastMemberKey;
+    const key = this.memberPool.intern(value);
+    this.lastMember = value;
+    this.lastMemberKey = key;
+    return key;
   }
 
   // Dirty-cache operations also stamp the set record, so that a commit can tell which
