@@ -771,7 +771,10 @@ export class IPSetManager {
       if (this.shouldBeInKernel(set)) this.dAddMember(set, member);
       return;
     }
-    ips.set(key, podKey);
+    if (ips.get(key) !== podKey) {
+      ips.set(key, podKey);
+      this.podKeyPool.noteDropped();
+    }
     const wasNomatch = set.nomatch !== undefined && set.nomatch.has(key);
     if (wasNomatch === nomatch) return;
     // One kernel entry, two spellings: switching the flag is a delete then an add.
@@ -790,6 +793,8 @@ export class IPSetManager {
     const key = stripNomatch(member);
     if (ips.get(key) !== podKey) return;
     ips.delete(key);
+    this.memberPool.noteDropped();
+    this.podKeyPool.noteDropped();
     set.nomatch?.delete(key);
     set.removals++;
     if (this.shouldBeInKernel(set)) this.dDeleteMember(set, member);
@@ -820,6 +825,10 @@ export class IPSetManager {
     const inKernel = this.shouldBeInKernel(set);
     if (inKernel) this.dDestroy(set);
     this.sets.delete(set.name);
+    if (set.ips !== undefined && set.ips.size > 0) {
+      this.memberPool.noteDropped(set.ips.size);
+      this.podKeyPool.noteDropped(set.ips.size);
+    }
     if (set.memberSets !== undefined) {
       // The reference leaves these counts behind, so former members can never be deleted (docs/reference-behaviour.md §g.2.6).
       for (const member of set.memberSets.values()) {

@@ -15,14 +15,16 @@
  * pool is on or off. It is judged per window of sampled lookups, each window's rate
  * averaged with the running estimate, which starts at 1: a pool warming up (its first
  * strings are all new) is not turned off by one low window. Turned off, the pool drops
- * every entry but the sampled ones; turned on again, it interns what comes and gathers
- * the strings the sets hold at its next rebuild. Strings that came while it was off
- * stay the callers' copies: a value first seen then is held at most twice.
+ * every entry but the sampled ones; turned on again, it interns what comes. Strings that
+ * came while it was off stay the callers' copies: a value first seen then is held at
+ * most twice. A window is at least 1/256 of the pool's size in sampled lookups, so
+ * dropping the entries costs O(1) per lookup, amortised.
  *
  * Strings no set holds any more are dropped by a rebuild, which walks every member of
- * every set: it runs once the pool has doubled since the last one and has grown by an
- * eighth of the members walked then, and a pool decides at most once per
- * `walked / 256` sampled lookups, so walks and switches cost O(1) per lookup, amortised.
+ * every set. It is due once the pool has doubled since the last one and has grown by an
+ * eighth of the members walked then (O(1) per insert, amortised), and it walks only when
+ * the manager reported (`noteDropped`) as many dropped holders as a quarter of the pool
+ * since the last walk: a pool that only grew holds no dead string worth a walk.
  */
 import type { IPSet } from './set-record.js';
 
@@ -86,6 +88,8 @@ export class StringPool {
   /** The running estimate of the hit rate (each window's rate averaged in). */
   private rate = 1;
   private rebuilds = 0;
+  /** Holders of strings the manager dropped since the last walk (removed members, replaced pod keys). */
+  private dropped = 0;
 
   private readonly bits: number;
   private readonly minWindow: number;
@@ -118,12 +122,23 @@ export class StringPool {
     if (sampled) {
       this.lookups++;
       if (interned !== undefined) this.hits++;
-      if (this.lookups >= Math.max(this.minWindow, this.walked >>> 8)) this.decide();
+      if (this.lookups >= Math.max(this.minWindow, this.strings.size >>> 8)) this.decide();
     }
     if (interned !== undefined) return interned;
-    if (this.strings.size >= Math.max(2 * this.rebuiltAt, this.rebuiltAt + (this.walked >>> 3)) + this.slack) this.rebuild();
+    if (this.strings.size >= Math.max(2 * this.rebuiltAt, this.rebuiltAt + (this.walked >>> 3)) + this.slack) {
+      if (4 * this.dropped >= this.strings.size) this.rebuild();
+      else this.rebuiltAt = this.strings.size;
+    }
     this.strings.set(value, value);
     return value;
+  }
+
+  /**
+   * `count` holders of strings this pool may hold were dropped: a member removed, a pod
+   * key replaced, a set deleted (and an interned string the caller did not keep).
+   */
+  noteDropped(count = 1): void {
+    this.dropped += count;
   }
 
   /** Forgets every string and measurement (the manager was reset). */
@@ -136,6 +151,7 @@ export class StringPool {
     this.hits = 0;
     this.rate = 1;
     this.rebuilds = 0;
+    this.dropped = 0;
   }
 
   /** What the pool holds and measured. */
@@ -174,6 +190,7 @@ export class StringPool {
     this.strings = live;
     this.rebuiltAt = live.size;
     this.walked = walked;
+    this.dropped = 0;
     this.rebuilds++;
   }
 }

@@ -107,7 +107,9 @@ function run(kind: PoolKind, steps: readonly Step[]): void {
   let unseen = 0;
   for (const step of steps) {
     if (step.op === 'new') {
+      // Looked up and not kept: a dropped holder, as the pool's contract asks.
       intern(`10.9.${unseen >>> 8}.${unseen & 255}`);
+      pool.noteDropped();
       unseen++;
     } else if (step.op === 'add') {
       const set = sets[step.set]!;
@@ -116,13 +118,16 @@ function run(kind: PoolKind, steps: readonly Step[]): void {
       // As the manager: a pod key for every add, a member only when new to the set.
       const podCopy = kind === 'podKey' ? intern(pod) : pod;
       const key = set.ips!.has(member) || kind !== 'member' ? member : intern(member);
-      set.ips!.set(key, podCopy);
+      const old = set.ips!.get(member);
+      if (old !== undefined && old !== pod && kind === 'podKey') pool.noteDropped();
+      if (old !== pod) set.ips!.set(key, podCopy);
       model[step.set]!.set(member, pod);
     } else if (step.op === 'remove') {
-      sets[step.set]!.ips!.delete(VALUES[step.member]!);
+      if (sets[step.set]!.ips!.delete(VALUES[step.member]!)) pool.noteDropped();
       model[step.set]!.delete(VALUES[step.member]!);
     } else {
       intern(fresh(VALUES[step.value]!));
+      pool.noteDropped();
     }
     const now = live();
     for (const v of now) if (sampled(v)) expect(pool.holds(v)).toBe(true);

@@ -101,12 +101,36 @@ describe('StringPool', () => {
     const { set, members, add } = fixture();
     for (let n = 0; n < 1000; n++) add(fresh(ip(n)), 'p');
     for (let n = 0; n < 1000; n++) set.ips!.delete(ip(n));
+    members.noteDropped(1000);
     const rebuilds = members.stats().rebuilds;
     // Enough new strings to rebuild: the first 1,000 are held by no set by then.
     for (let n = 1000; n < 4000; n++) add(fresh(ip(n)), 'p');
     expect(members.stats().rebuilds).toBeGreaterThan(rebuilds);
     for (let n = 0; n < 1000; n++) expect(members.holds(ip(n))).toBe(false);
     expect(members.holds(ip(3999))).toBe(true);
+  });
+
+  it('does not walk the sets while nothing was dropped (a state only growing holds no dead string)', () => {
+    const { members, pods, add } = fixture();
+    for (let round = 0; round < 3; round++) for (let n = 0; n < 30_000; n++) add(fresh(ip(n)), fresh(podKey(n)));
+    for (const pool of [members, pods]) expect(pool.stats()).toMatchObject({ on: true, size: 30_000, rebuilds: 0 });
+  });
+
+  it('walks the sets once the dropped holders reach a quarter of the pool, and keeps what they hold', () => {
+    const { set, members, add } = fixture();
+    for (let n = 0; n < 2000; n++) add(fresh(ip(n)), 'p');
+    // A few drops: not worth a walk when the pool is next due.
+    set.ips!.delete(ip(0));
+    members.noteDropped();
+    for (let n = 2000; n < 4000; n++) add(fresh(ip(n)), 'p');
+    expect(members.stats().rebuilds).toBe(0);
+    expect(members.holds(ip(0))).toBe(true);
+    for (let n = 1; n < 3000; n++) set.ips!.delete(ip(n));
+    members.noteDropped(2999);
+    for (let n = 4000; n < 9000; n++) add(fresh(ip(n)), 'p');
+    expect(members.stats().rebuilds).toBe(1);
+    for (const n of [0, 1, 2999]) expect(members.holds(ip(n))).toBe(false);
+    for (const n of [3000, 3999, 8999]) expect(members.holds(ip(n))).toBe(true);
   });
 
   it('starts over on clear', () => {
