@@ -33,6 +33,7 @@ import { PlanBasis, plannedSet, settleReport } from './basis.js';
 import type { DirtySnapshot, PlannedSet, SettleTarget } from './basis.js';
 import { checkPodKey, checkReference, isNamespaceList, memberFor, routed, validateTypeCapacity } from './arguments.js';
 import type { Resolved } from './arguments.js';
+import type { SetTypeInfo } from '../model/set-types.js';
 import type { CommitResult, DeleteOption, DirtySetInfo, IPSetManagerConfig, IPSetMode, IPSetSnapshot, ReferenceType } from './manager-types.js';
 import type { ApplyReport, DesiredSet, DesiredState, NamingScheme, SetMetadata, SetType } from '../types.js';
 
@@ -94,6 +95,12 @@ export class IPSetManager {
   // only while it pays (string-pool.ts).
   private readonly memberPool = new StringPool(this.sets, 'member');
   private readonly podKeyPool = new StringPool(this.sets, 'podKey');
+  /** The last metadata {@link named} checked: its fields, type info and prefixed name. */
+  private namedName: string | undefined = undefined;
+  private namedType: SetType | undefined = undefined;
+  private namedFamily: SetMetadata['family'] = undefined;
+  private namedInfo: SetTypeInfo | undefined = undefined;
+  private namedPrefixed = '';
   /** The last member value interned by the running addToSets call, and its pooled copy. */
   private lastMember: string | undefined = undefined;
   private lastMemberKey = '';
@@ -616,11 +623,31 @@ export class IPSetManager {
     return members.has(this.emptySet.kernelName);
   }
 
-  /** Validates `meta` for lookup only (no creation): a known type that fits an existing set. */
-  private lookup(meta: SetMetadata): Resolved {
+  /**
+   * Validates `meta` and returns its type info; its prefixed name is left in
+   * `namedPrefixed`. The last metadata's are kept: a caller adding members one at a time
+   * names the same set again and again (a file's set, an agent's label), and the check
+   * and the name depend on the name, type and family alone.
+   */
+  private named(meta: SetMetadata): SetTypeInfo {
+    const last = this.namedInfo;
+    if (last !== undefined && meta !== null && typeof meta === 'object' && meta.name === this.namedName && meta.type === this.namedType && meta.family === this.namedFamily) {
+      return last;
+    }
     validateSetMetadata(meta);
     const info = setTypeInfo(meta.type, meta.family);
-    const prefixed = info.family === 'inet6' ? info.prefix + meta.name + INET6_NAME_SUFFIX : info.prefix + meta.name;
+    this.namedPrefixed = info.family === 'inet6' ? info.prefix + meta.name + INET6_NAME_SUFFIX : info.prefix + meta.name;
+    this.namedName = meta.name;
+    this.namedType = meta.type;
+    this.namedFamily = meta.family;
+    this.namedInfo = info;
+    return info;
+  }
+
+  /** Validates `meta` for lookup only (no creation): a known type that fits an existing set. */
+  private lookup(meta: SetMetadata): Resolved {
+    const info = this.named(meta);
+    const prefixed = this.namedPrefixed;
     const existing = this.sets.get(prefixed);
     if (existing !== undefined) this.checkFamily(existing, meta);
     return { meta, prefixed, info, kernelName: existing?.kernelName ?? '' };
@@ -628,9 +655,8 @@ export class IPSetManager {
 
   /** Validates `meta` for use with creation: also claims (tentatively, in `claims`) the kernel name of a new set. */
   private resolve(meta: SetMetadata, claims: Map<string, string>): Resolved {
-    validateSetMetadata(meta);
-    const info = setTypeInfo(meta.type, meta.family);
-    const prefixed = info.family === 'inet6' ? info.prefix + meta.name + INET6_NAME_SUFFIX : info.prefix + meta.name;
+    const info = this.named(meta);
+    const prefixed = this.namedPrefixed;
     const existing = this.sets.get(prefixed);
     if (existing !== undefined) {
       this.checkFamily(existing, meta);
