@@ -46,12 +46,13 @@ export const POOL_TUNING: PoolTuning = Object.freeze({ sampleBits: 6, minWindow:
 
 /**
  * True for the values a pool interns whatever its state (one in 2^bits). A hash of the
- * length and the last 12 characters, where IPs and pod keys of one cluster differ.
+ * length and the last 16 characters, where IPs, named ports and pod keys of one
+ * cluster differ.
  */
 export function isSampled(value: string, bits: number = POOL_TUNING.sampleBits): boolean {
   const n = value.length;
   let h = Math.imul(n ^ 0x811c9dc5, 0x01000193);
-  for (let i = n > 12 ? n - 12 : 0; i < n; i++) h = Math.imul(h ^ value.charCodeAt(i), 0x01000193);
+  for (let i = n > 16 ? n - 16 : 0; i < n; i++) h = Math.imul(h ^ value.charCodeAt(i), 0x01000193);
   // The murmur3 finaliser: FNV's low-entropy top bits become usable.
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
@@ -116,9 +117,18 @@ export class StringPool {
 
   /** The pool's copy of `value` when it has one or keeps this one; otherwise `value`. */
   intern(value: string): string {
-    const sampled = isSampled(value, this.bits);
-    if (!sampled && !this.on) return value;
-    const interned = this.strings.get(value);
+    let interned: string | undefined;
+    let sampled: boolean;
+    if (this.on) {
+      // The lookup first: it flattens a concatenated value (a template literal's), which
+      // the hash then reads quickly; read first, it measured ~0.5 µs more per add.
+      interned = this.strings.get(value);
+      sampled = isSampled(value, this.bits);
+    } else {
+      sampled = isSampled(value, this.bits);
+      if (!sampled) return value;
+      interned = this.strings.get(value);
+    }
     if (sampled) {
       this.lookups++;
       if (interned !== undefined) this.hits++;

@@ -362,7 +362,8 @@ describe('IPSetManager: interned strings', () => {
 describe('IPSetManager: the same metadata named again', () => {
   it('checks every call: a metadata object changed between calls names its new set, and a bad name after a good one is refused', () => {
     const m = manager();
-    const meta: SetMetadata = { name: 'app:a', type: 'keyValueLabelOfPod' };
+    // A caller reusing one mutable object for its sets (the type says read-only; JavaScript callers need not care).
+    const meta: { name: string; type: SetMetadata['type'] } = { name: 'app:a', type: 'keyValueLabelOfPod' };
     m.addToSets([meta], '10.0.0.1', 'p');
     meta.name = 'app:b';
     m.addToSets([meta], '10.0.0.2', 'p');
