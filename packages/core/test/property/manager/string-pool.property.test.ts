@@ -77,12 +77,14 @@ function run(kind: PoolKind, steps: readonly Step[]): void {
   const intern = (value: string): string => {
     const liveBefore = live();
     const before = pool.holds(value);
+    // An on pool counts every lookup (in windows 2^bits times as long), an off one the sampled values.
+    const on = rate >= 0.5;
     const got = pool.intern(value);
     expect(got).toBe(value);
-    if (sampled(value)) {
+    if (on || sampled(value)) {
       lookups++;
       if (before) hits++;
-      if (lookups >= TUNING.minWindow) {
+      if (lookups >= (on ? TUNING.minWindow << TUNING.sampleBits : TUNING.minWindow)) {
         rate = (rate + hits / lookups) / 2;
         lookups = 0;
         hits = 0;
