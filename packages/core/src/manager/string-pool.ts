@@ -10,15 +10,16 @@
  * So a pool measures its own hit rate and keeps interning everything only while about
  * half of its lookups find their string or more (a pool entry costs about what a
  * saved copy saves). To measure that even while it is off, one value in 64, chosen by
- * a hash of the value (so every copy of a value is chosen alike), is always interned;
- * the hit rate is counted over those values only, which reads the same whether the
- * pool is on or off. It is judged per window of sampled lookups, each window's rate
- * averaged with the running estimate, which starts at 1: a pool warming up (its first
- * strings are all new) is not turned off by one low window. Turned off, the pool drops
+ * a hash of the value (so every copy of a value is chosen alike), is always interned,
+ * and an off pool counts the hit rate over those values; an on pool counts every
+ * lookup (reading no character of it). It is judged per window of lookups (64 times
+ * as many while on), each window's rate averaged with the running estimate, which
+ * starts at 1: a pool warming up (its first strings are all new) is not turned off by
+ * one low window. Turned off, the pool drops
  * every entry but the sampled ones; turned on again, it interns what comes. Strings that
  * came while it was off stay the callers' copies: a value first seen then is held at
- * most twice. A window is at least 1/256 of the pool's size in sampled lookups, so
- * dropping the entries costs O(1) per lookup, amortised.
+ * most twice. A window is at least 1/256 of the pool's size (in sampled lookups while
+ * off, 64 times that while on), so dropping the entries costs O(1) per lookup, amortised.
  *
  * Strings no set holds any more are dropped by a rebuild, which walks every member of
  * every set. It is due once the pool has doubled since the last one and has grown by an
@@ -70,7 +71,7 @@ export interface PoolStats {
   readonly size: number;
   /** The running estimate of the hit rate that turns it on (≥ 1/2) and off. */
   readonly rate: number;
-  /** Sampled lookups since the last decision, and how many found their string. */
+  /** Lookups counted since the last decision (on: every one; off: the sampled ones), and how many found their string. */
   readonly sampledLookups: number;
   readonly sampledHits: number;
   /** Rebuilds so far (each drops the strings no set holds). */
