@@ -27,11 +27,13 @@ import {
   setTypeInfo,
   validateSetMetadata,
 } from '../model/set-types.js';
-import { IPSet, NOMATCH, StringPool } from './set-record.js';
+import { IPSet, NOMATCH } from './set-record.js';
+import { StringPool } from './string-pool.js';
 import { PlanBasis, plannedSet, settleReport } from './basis.js';
 import type { DirtySnapshot, PlannedSet, SettleTarget } from './basis.js';
 import { checkPodKey, checkReference, isNamespaceList, memberFor, routed, validateTypeCapacity } from './arguments.js';
 import type { Resolved } from './arguments.js';
+import type { SetTypeInfo } from '../model/set-types.js';
 import type { CommitResult, DeleteOption, DirtySetInfo, IPSetManagerConfig, IPSetMode, IPSetSnapshot, ReferenceType } from './manager-types.js';
 import type { ApplyReport, DesiredSet, DesiredState, NamingScheme, SetMetadata, SetType } from '../types.js';
 
@@ -88,7 +90,20 @@ export class IPSetManager {
   /** What a commit settles reports against (made once). */
   private settleTarget: SettleTarget | undefined;
   private failures = 0;
-  private readonly strings = new StringPool(this.sets);
+  // Two pools: pod keys repeat in other patterns than members (a file's members share
+  // one pod key; an agent's pod brings one key for all its sets), and each pool is on
+  // only while it pays (string-pool.ts).
+  private readonly memberPool = new StringPool(this.sets, 'member');
+  private readonly podKeyPool = new StringPool(this.sets, 'podKey');
+  /** The last metadata {@link named} checked: its fields, type info and prefixed name. */
+  private namedName: string | undefined = undefined;
+  private namedType: SetType | undefined = undefined;
+  private namedFamily: SetMetadata['family'] = undefined;
+  private namedInfo: SetTypeInfo | undefined = undefined;
+  private namedPrefixed = '';
+  /** The last member value interned by the running addToSets call, and its pooled copy. */
+  private lastMember: string | undefined = undefined;
+  private lastMemberKey = '';
 
   constructor(config: IPSetManagerConfig = {}) {
     const mode = config.mode ?? 'all';
@@ -186,7 +201,8 @@ export class IPSetManager {
     this.cancelled.clear();
     this.epoch++;
     this.failures = 0;
-    this.strings.clear();
+    this.memberPool.clear();
+    this.podKeyPool.clear();
   }
 
   // -------------------------------------------------------------------------
@@ -218,8 +234,10 @@ export class IPSetManager {
       }
       return memberFor(r, member, 'add', 'to');
     });
-    const pod = this.intern(podKey);
+    const pod = this.podKeyPool.intern(podKey);
     resolved.forEach((r, i) => this.addMemberTo(this.getOrCreate(r), canon[i]!, pod));
+    this.lastMember = undefined;
+    this.lastMemberKey = '';
   }
 
   /**
@@ -605,11 +623,31 @@ export class IPSetManager {
     return members.has(this.emptySet.kernelName);
   }
 
-  /** Validates `meta` for lookup only (no creation): a known type that fits an existing set. */
-  private lookup(meta: SetMetadata): Resolved {
+  /**
+   * Validates `meta` and returns its type info; its prefixed name is left in
+   * `namedPrefixed`. The last metadata's are kept: a caller adding members one at a time
+   * names the same set again and again (a file's set, an agent's label), and the check
+   * and the name depend on the name, type and family alone.
+   */
+  private named(meta: SetMetadata): SetTypeInfo {
+    const last = this.namedInfo;
+    if (last !== undefined && meta !== null && typeof meta === 'object' && meta.name === this.namedName && meta.type === this.namedType && meta.family === this.namedFamily) {
+      return last;
+    }
     validateSetMetadata(meta);
     const info = setTypeInfo(meta.type, meta.family);
-    const prefixed = info.family === 'inet6' ? info.prefix + meta.name + INET6_NAME_SUFFIX : info.prefix + meta.name;
+    this.namedPrefixed = info.family === 'inet6' ? info.prefix + meta.name + INET6_NAME_SUFFIX : info.prefix + meta.name;
+    this.namedName = meta.name;
+    this.namedType = meta.type;
+    this.namedFamily = meta.family;
+    this.namedInfo = info;
+    return info;
+  }
+
+  /** Validates `meta` for lookup only (no creation): a known type that fits an existing set. */
+  private lookup(meta: SetMetadata): Resolved {
+    const info = this.named(meta);
+    const prefixed = this.namedPrefixed;
     const existing = this.sets.get(prefixed);
     if (existing !== undefined) this.checkFamily(existing, meta);
     return { meta, prefixed, info, kernelName: existing?.kernelName ?? '' };
@@ -617,9 +655,8 @@ export class IPSetManager {
 
   /** Validates `meta` for use with creation: also claims (tentatively, in `claims`) the kernel name of a new set. */
   private resolve(meta: SetMetadata, claims: Map<string, string>): Resolved {
-    validateSetMetadata(meta);
-    const info = setTypeInfo(meta.type, meta.family);
-    const prefixed = info.family === 'inet6' ? info.prefix + meta.name + INET6_NAME_SUFFIX : info.prefix + meta.name;
+    const info = this.named(meta);
+    const prefixed = this.namedPrefixed;
     const existing = this.sets.get(prefixed);
     if (existing !== undefined) {
       this.checkFamily(existing, meta);
@@ -751,14 +788,19 @@ export class IPSetManager {
   private addMemberTo(set: IPSet, member: string, podKey: string): void {
     const ips = set.ips!;
     const nomatch = hasNomatch(member);
-    const key = this.intern(nomatch ? stripNomatch(member) : member);
+    const key = nomatch ? stripNomatch(member) : member;
     if (!ips.has(key)) {
-      ips.set(key, podKey);
-      if (nomatch) (set.nomatch ??= new Set()).add(key);
+      // Only a new entry takes a string (an existing one keeps its key).
+      const interned = this.internMember(key);
+      ips.set(interned, podKey);
+      if (nomatch) (set.nomatch ??= new Set()).add(interned);
       if (this.shouldBeInKernel(set)) this.dAddMember(set, member);
       return;
     }
-    ips.set(key, podKey);
+    if (ips.get(key) !== podKey) {
+      ips.set(key, podKey);
+      this.podKeyPool.noteDropped();
+    }
     const wasNomatch = set.nomatch !== undefined && set.nomatch.has(key);
     if (wasNomatch === nomatch) return;
     // One kernel entry, two spellings: switching the flag is a delete then an add.
@@ -777,6 +819,8 @@ export class IPSetManager {
     const key = stripNomatch(member);
     if (ips.get(key) !== podKey) return;
     ips.delete(key);
+    this.memberPool.noteDropped();
+    this.podKeyPool.noteDropped();
     set.nomatch?.delete(key);
     set.removals++;
     if (this.shouldBeInKernel(set)) this.dDeleteMember(set, member);
@@ -807,6 +851,10 @@ export class IPSetManager {
     const inKernel = this.shouldBeInKernel(set);
     if (inKernel) this.dDestroy(set);
     this.sets.delete(set.name);
+    if (set.ips !== undefined && set.ips.size > 0) {
+      this.memberPool.noteDropped(set.ips.size);
+      this.podKeyPool.noteDropped(set.ips.size);
+    }
     if (set.memberSets !== undefined) {
       // The reference leaves these counts behind, so former members can never be deleted (docs/reference-behaviour.md §g.2.6).
       for (const member of set.memberSets.values()) {
@@ -818,8 +866,13 @@ export class IPSetManager {
     this.releaseIdleClaim(set.name, set.kernelName);
   }
 
-  private intern(value: string): string {
-    return this.strings.intern(value);
+  /** The pooled copy of a member, looked up once per call however many sets it goes to. */
+  private internMember(value: string): string {
+    if (value === this.lastMember) return this.lastMemberKey;
+    const key = this.memberPool.intern(value);
+    this.lastMember = value;
+    this.lastMemberKey = key;
+    return key;
   }
 
   // Dirty-cache operations also stamp the set record, so that a commit can tell which

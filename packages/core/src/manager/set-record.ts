@@ -1,8 +1,8 @@
 /**
  * The manager's record of one cached set and the storage of its members: what a set
- * holds (entries and pod keys, or member sets), who references it, and the pool that
- * interns member and pod-key strings. The manager decides what changes; this module
- * only stores it.
+ * holds (entries and pod keys, or member sets) and who references it. The manager
+ * decides what changes (and interns the strings it stores, string-pool.ts); this
+ * module only stores it.
  */
 import type { MemberSource } from './dirty-cache.js';
 import { hasNomatch, stripNomatch } from '../model/members.js';
@@ -85,47 +85,5 @@ export class IPSet implements MemberSource {
   /** The canonical member stored for `key`. */
   memberOf(key: string): string {
     return this.nomatch !== undefined && this.nomatch.has(key) ? key + NOMATCH : key;
-  }
-}
-
-/**
- * Members and pod keys are interned: one string per distinct value, however many
- * sets hold it and however many calls brought a copy. Strings no set holds any more
- * are dropped when the pool has doubled since it was last rebuilt (amortised O(1)
- * per new string).
- */
-export class StringPool {
-  private strings = new Map<string, string>();
-  private rebuiltAt = 0;
-
-  /** @param sets the manager's sets: every string they hold survives a rebuild. */
-  constructor(private readonly sets: ReadonlyMap<string, IPSet>) {}
-
-  /** The pool's copy of `value` (added when new). */
-  intern(value: string): string {
-    const interned = this.strings.get(value);
-    if (interned !== undefined) return interned;
-    if (this.strings.size >= 2 * this.rebuiltAt + 1024) this.rebuild();
-    this.strings.set(value, value);
-    return value;
-  }
-
-  /** Forgets every string (the manager was reset). */
-  clear(): void {
-    this.strings = new Map();
-    this.rebuiltAt = 0;
-  }
-
-  private rebuild(): void {
-    const live = new Map<string, string>();
-    for (const set of this.sets.values()) {
-      if (set.ips === undefined) continue;
-      for (const [key, pod] of set.ips) {
-        live.set(key, key);
-        live.set(pod, pod);
-      }
-    }
-    this.strings = live;
-    this.rebuiltAt = live.size;
   }
 }

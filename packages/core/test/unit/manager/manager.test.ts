@@ -359,6 +359,26 @@ describe('IPSetManager: interned strings', () => {
   });
 });
 
+describe('IPSetManager: the same metadata named again', () => {
+  it('checks every call: a metadata object changed between calls names its new set, and a bad name after a good one is refused', () => {
+    const m = manager();
+    // A caller reusing one mutable object for its sets (the type says read-only; JavaScript callers need not care).
+    const meta: { name: string; type: SetMetadata['type'] } = { name: 'app:a', type: 'keyValueLabelOfPod' };
+    m.addToSets([meta], '10.0.0.1', 'p');
+    meta.name = 'app:b';
+    m.addToSets([meta], '10.0.0.2', 'p');
+    expect(m.getIPSet('podlabel-app:a')!.members).toEqual(['10.0.0.1']);
+    expect(m.getIPSet('podlabel-app:b')!.members).toEqual(['10.0.0.2']);
+    failure(() => m.addToSets([{ name: 'app:b x', type: 'keyValueLabelOfPod' }], '10.0.0.3', 'p'), 'INVALID_SET_NAME');
+    failure(() => m.addToSets([{ name: 'app:b', type: 'keyValueLabelOfPod', family: 'inet7' as 'inet6' }], '10.0.0.3', 'p'), 'INVALID_ARGUMENT');
+    failure(() => m.addToSets([{ name: 'app:b', type: 'keyLabelOfNamespace' }], '10.0.0.3', 'p'), 'INVALID_SET_TYPE');
+    // The same name as an explicit inet6 set is another set.
+    m.addToSets([{ name: 'app:b', type: 'keyValueLabelOfPod', family: 'inet6' }], 'fd00::1', 'p');
+    expect(m.getIPSet('podlabel-app:b inet6')!.members).toEqual(['fd00::1']);
+    expect(m.getIPSet('podlabel-app:b')!.members).toEqual(['10.0.0.2']);
+  });
+});
+
 describe('IPSetManager: lists', () => {
   it('adds members to lists, creating members first, and removes them', () => {
     const m = manager();
