@@ -12,6 +12,7 @@ import { isCanonicalMember } from '../model/members.js';
 import type { IPSetManager } from '../manager/manager.js';
 import type { DirtySnapshot, PlanSetView } from '../manager/basis.js';
 import type { SetCapacity } from '../model/capacity.js';
+import { withInitialHashsize } from '../model/capacity.js';
 import { pushRebuildLines, temporaryName } from './rebuild.js';
 import { APPLY_HANDLERS, addOrUpdateSection, deleteSection } from './handlers.js';
 import type { DirtyEntry } from '../manager/dirty-cache.js';
@@ -22,6 +23,12 @@ import type { ErrorHandler, PlanLine, PlanNote, RestorePlan, SaveSnapshot, Saved
 // Member lines are kept as runs (line-runs.ts): a million-line plan makes no line
 // objects until someone reads its lines, and the renderer reads the runs. Single lines
 // are built as literals with only the fields their op uses.
+
+/** The capacity of a target's create line: a new hash set is sized for the members it is created with. */
+function createCapacity(t: Target, snapshot: DirtySnapshot): SetCapacity {
+  const capacity = snapshot.capacity(t.set.info.type);
+  return t.entry.state === 'create' && t.set.info.kind === 'set' ? withInitialHashsize(capacity, t.set.memberCount) : capacity;
+}
 
 /** Collects a plan's pieces; knows each kind of line's handlers. */
 class Builder {
@@ -175,7 +182,7 @@ export function planApply(source: PlanSource, options: PlanApplyOptions = {}): R
   const { entries, basis } = snapshot;
   const sets = targets(snapshot);
   const b = new Builder();
-  for (const t of sets) b.create(t.set, t.section, snapshot.capacity(t.set.info.type));
+  for (const t of sets) b.create(t.set, t.section, createCapacity(t, snapshot));
   for (const { entry, set, section } of sets) {
     if (entry.state === 'create') {
       if (entry.unknown) {
@@ -222,7 +229,7 @@ export function planApplyWithSave(source: PlanSource, save: SaveSnapshot): Resto
   const { entries, basis } = snapshot;
   const b = new Builder();
   const sets = targets(snapshot);
-  for (const t of sets) b.create(t.set, t.section, snapshot.capacity(t.set.info.type));
+  for (const t of sets) b.create(t.set, t.section, createCapacity(t, snapshot));
 
   const byKernelName = new Map<string, Target>();
   for (const t of sets) byKernelName.set(t.set.kernelName, t);

@@ -40,7 +40,7 @@
  * before a list adds it, and the planned order is deterministic: desired sets in
  * desired order, kernel sets in snapshot order, members in desired or snapshot order.
  */
-import { DEFAULT_HASHSIZE, effectiveCapacity, validateCapacity } from '../model/capacity.js';
+import { DEFAULT_HASHSIZE, effectiveCapacity, validateCapacity, withInitialHashsize } from '../model/capacity.js';
 import { DEFAULT_GROWTH_CEILING, growMaxelem, pushRebuildLines, temporaryName } from './rebuild.js';
 import { RECONCILE_HANDLERS, addOrUpdateSection, deleteSection } from './handlers.js';
 import type { GrowthPolicy } from './rebuild.js';
@@ -631,7 +631,9 @@ export function planReconcile(
   for (const [name, w] of wanted) {
     const f = fate.get(name);
     if (f === undefined || f === 'recreate') {
-      line({ op: 'create', set: name, spec: w.set.spec, ...(target.get(name) ?? w.capacity), section: addOrUpdateSection(name), onError: RECONCILE_HANDLERS.create });
+      // A new hash set is sized for the members it is filled with (see initialHashsize).
+      const capacity = target.get(name) ?? w.capacity;
+      line({ op: 'create', set: name, spec: w.set.spec, ...(w.list ? capacity : withInitialHashsize(capacity, w.members.length)), section: addOrUpdateSection(name), onError: RECONCILE_HANDLERS.create });
     }
   }
 
