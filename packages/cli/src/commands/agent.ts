@@ -13,7 +13,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { Registry } from 'prom-client';
-import { IpsetsError, isIpsetsError, quote, reconcileIPSets, validateDesiredState } from '@ipsets/core';
+import { IpsetsError, isIpsetsError, quote, reconcileIPSets } from '@ipsets/core';
 import type { ApplyReport, DesiredState, IpsetPort } from '@ipsets/core';
 import { createIpsetAgent } from '@ipsets/exec-linux';
 import { EXIT } from '../cli-io.js';
@@ -133,10 +133,7 @@ export async function agentCommand(file: string, options: AgentCommandOptions, i
       {
         path,
         debounceMs: options.debounceMs,
-        // Validated once per file version, not at every tick: each reconcile of a
-        // validated state plans without checking a million members again, and a file
-        // the planner would refuse counts as invalid at once (the last good state stays).
-        load: (text) => validateDesiredState(desiredStateOf(parseDesiredText(text, { source: path }))),
+        load: (text) => desiredStateOf(parseDesiredText(text, { source: path })),
         onChange: () => scheduler?.trigger('file changed'),
         onProblem: (kind, message, error) => {
           metrics.fileError();
