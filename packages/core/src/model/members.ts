@@ -480,10 +480,8 @@ export function canonicalMemberForType(type: SetType, member: string, family: Ad
  * hashing and comparing a million strings.
  */
 export function hostAddress(member: string): number {
-  const end = scanIPv4(member, 0);
-  if (end < 0) return -1;
-  if (end === member.length) return scannedIp;
-  return member.length - end === NOMATCH_LEN && member.endsWith(NOMATCH) ? scannedIp : -1;
+  const v = hostValue(member);
+  return v >= NOMATCH_FLAG ? v - NOMATCH_FLAG : v;
 }
 
 /** Added to a host's address by {@link hostValue} when the member carries ` nomatch`. */

@@ -46,7 +46,7 @@ import { RECONCILE_HANDLERS, addOrUpdateSection, deleteSection } from './handler
 import type { GrowthPolicy } from './rebuild.js';
 import type { SetCapacity } from '../model/capacity.js';
 import { IpsetsError, quote } from '../errors.js';
-import { NOMATCH_FLAG, canonicalMember, entryKey, hostAddress, hostValue, isCanonicalMember, validateSetName } from '../model/members.js';
+import { NOMATCH_FLAG, canonicalMember, entryKey, hostValue, isCanonicalMember, validateSetName } from '../model/members.js';
 import { unreadMemberSpans } from '../parse/save-parser.js';
 import { planFromPieces } from './line-runs.js';
 import type { PlanPiece } from './line-runs.js';
@@ -190,11 +190,6 @@ class HostTablePool {
     this.used += size;
     return [this.addresses.subarray(from, this.used), this.slots.subarray(from, this.used)];
   }
-}
-
-/** True for a member `hostAddress` accepted that ends in ` nomatch` (a plain address ends in a digit). */
-function endsInNomatch(member: string): boolean {
-  return member.charCodeAt(member.length - 1) === 104; /* h */
 }
 
 /** Desired members read per block: see {@link touchStrings}. */
@@ -667,20 +662,17 @@ export function planReconcile(
       const count = spans?.count ?? list!.length;
       for (let i = 0; i < count; i++) {
         let m: string | undefined;
-        let address = -1;
-        let nomatch = false;
-        const v = values === undefined ? -1 : values[offset + i]!;
-        if (v >= 0 && hosts !== undefined) {
-          nomatch = v >= NOMATCH_FLAG;
-          address = nomatch ? v - NOMATCH_FLAG : v;
-        } else {
+        // The parser read a host's value on the way; any other member is read here.
+        let v = values === undefined ? -1 : values[offset + i]!;
+        if (v < 0 || hosts === undefined) {
           m = list === undefined ? spans!.member(i) : list[i]!;
-          address = hosts === undefined ? -1 : hostAddress(m);
-          nomatch = address >= 0 && endsInNomatch(m);
+          v = hosts === undefined ? -1 : hostValue(m);
         }
+        const nomatch = v >= NOMATCH_FLAG;
+        const address = nomatch ? v - NOMATCH_FLAG : v;
         let match = -1;
         if (address >= 0) {
-          // Same address and same nomatch flag: the same string (see hostAddress).
+          // Same address and same nomatch flag: the same string (see hostValue).
           const slot = hosts!.get(address);
           if (slot > 0 ? !nomatch : slot < 0 && nomatch) match = Math.abs(slot) - 1;
         } else {
@@ -691,7 +683,7 @@ export function planReconcile(
           have[match] = 1;
           continue;
         }
-        // Only a member hostAddress read (a canonical host by construction) or one
+        // Only a member hostValue read (a canonical host by construction) or one
         // isCanonicalMember accepts is written into a line.
         m ??= spans!.member(i);
         if (address >= 0 || isCanonicalMember(type, m, familyOfSpec(w.set.spec))) {

@@ -71,9 +71,6 @@ export interface RebuildTarget {
   readonly cleanupReportsLive?: boolean;
 }
 
-/** Lines a rebuild of a set of n members has: n adds and these. */
-export const REBUILD_EXTRA_LINES = 4;
-
 /**
  * Emits the lines of a rebuild of `target` through `temporary` (see the module
  * documentation), with `members` added in order.
