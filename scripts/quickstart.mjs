@@ -1,18 +1,17 @@
 #!/usr/bin/env node
-// The README's quick-start commands land here (`npm run demo`, `npm test`,
-// `npm run simulate`, `npm run playground`), so
-// they work on a fresh machine that has only Node and npm: pnpm is taken from PATH
-// when it is the pinned version, otherwise run through npx; dependencies are
-// installed when missing; everything else goes through turbo.
+// Every root npm script lands here (`npm run demo`, `npm test`, `npm run build`, …), so
+// they work on a fresh machine that has only Node and npm, even an end-of-life Node:
+// the pinned Node and pnpm are fetched from the npm registry into .cache/toolchain/
+// on first use (scripts/toolchain.mjs), dependencies are installed when missing, and
+// every tool (pnpm, turbo, tsup, vitest, the demo itself) runs on the pinned Node.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { summarize } from './test-summary.mjs';
+import { existsSync, renameSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { clearReports, lineReport, REPORT, summarize, testRuns } from './test-summary.mjs';
+import { nodeBinary, nodeVersions, root, toolchainNode, toolEnv } from './toolchain.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const pinned = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).packageManager.split('@')[1];
-const env = { ...process.env, TURBO_TELEMETRY_DISABLED: '1', DO_NOT_TRACK: '1' };
+const env = toolEnv(toolchainNode);
+const node = nodeBinary(toolchainNode);
 
 function run(cmd, args, options = {}) {
   const result = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env, ...options });
@@ -20,54 +19,76 @@ function run(cmd, args, options = {}) {
   return result.status ?? 1;
 }
 
-function pnpmCommand() {
-  const probe = spawnSync('pnpm', ['--version'], { encoding: 'utf8', env });
-  if (probe.status === 0 && probe.stdout.trim() === pinned) return ['pnpm', []];
-  return ['npx', ['--yes', `pnpm@${pinned}`]];
-}
-
-const [pnpm, pnpmArgs] = pnpmCommand();
-const pnpmRun = (...args) => run(pnpm, [...pnpmArgs, ...args]);
+/** The pinned pnpm (first on `env`'s PATH, whatever pnpm the machine has). */
+const pnpmRun = (args, options) => run('pnpm', args, options);
 
 function ensureInstalled() {
   const marker = join(root, 'node_modules', '.modules.yaml');
   const lock = join(root, 'pnpm-lock.yaml');
   if (existsSync(marker) && statSync(marker).mtimeMs >= statSync(lock).mtimeMs) return;
-  const status = pnpmRun('install', '--frozen-lockfile');
+  const status = pnpmRun(['install', '--frozen-lockfile']);
   if (status !== 0) process.exit(status);
+}
+
+/** Builds `filter` and what it depends on, code only (a first run needs no type declarations). */
+function buildQuietly(filter) {
+  return pnpmRun(['exec', 'turbo', 'run', 'build', `--filter=${filter}`, '--output-logs=errors-only'], {
+    env: { ...env, IPSETS_SKIP_DTS: '1' },
+  });
+}
+
+/**
+ * `npm test`: the whole suite on the toolchain's Node, then the published packages'
+ * suites on every other supported line, each on that line's binary. Every report is
+ * deleted first and each run's reports are renamed after it, so the summary counts only
+ * what this run ran.
+ */
+function testAllLines() {
+  const runs = testRuns(root, nodeVersions);
+  // Every line's binary before any test: the release checks run the packed packages on each.
+  for (const version of Object.values(nodeVersions.lines)) nodeBinary(version);
+  clearReports(root);
+  let status = 0;
+  for (const { line, version, packages, whole } of runs) {
+    console.log(`\n=== Node v${version}: ${whole ? 'the whole suite (the toolchain\'s Node)' : packages.join(', ')} ===\n`);
+    const filters = whole ? [] : packages.map((pkg) => `--filter=./${pkg}`);
+    const ran = pnpmRun(['exec', 'turbo', 'run', 'test', ...filters, '--concurrency=1', '--continue', '--output-logs=full'], {
+      env: whole ? env : toolEnv(version),
+    });
+    if (ran !== 0) status = ran;
+    for (const pkg of packages) {
+      const report = join(root, pkg, REPORT);
+      if (existsSync(report)) renameSync(report, join(root, pkg, lineReport(line)));
+    }
+  }
+  const { perLine, line, ok } = summarize(root, runs);
+  console.log(`\nNode versions tested: ${runs.map((r) => `v${r.version}`).join(', ')}`);
+  for (const text of perLine) console.log(text);
+  console.log(line);
+  return status === 0 && ok ? 0 : 1;
 }
 
 const command = process.argv[2];
 ensureInstalled();
-/** Builds `filter` and what it depends on, code only (a first run needs no type declarations). */
-function buildQuietly(filter) {
-  env.IPSETS_SKIP_DTS = '1';
-  const status = pnpmRun('exec', 'turbo', 'run', 'build', `--filter=${filter}`, '--output-logs=errors-only');
-  delete env.IPSETS_SKIP_DTS;
-  return status;
-}
 
 if (command === 'demo') {
   const built = buildQuietly('@ipsets/cli...');
   if (built !== 0) process.exit(built);
-  process.exit(run(process.execPath, [join(root, 'packages/cli/dist/bin.js'), 'demo', ...process.argv.slice(3)]));
+  process.exit(run(node, [join(root, 'packages/cli/dist/bin.js'), 'demo', ...process.argv.slice(3)]));
 } else if (command === 'simulate') {
   const built = buildQuietly('@ipsets/example-simulator...');
   if (built !== 0) process.exit(built);
-  process.exit(run(process.execPath, [join(root, 'examples/simulator/dist/cli.js'), ...process.argv.slice(3)]));
+  process.exit(run(node, [join(root, 'examples/simulator/dist/cli.js'), ...process.argv.slice(3)]));
 } else if (command === 'playground') {
-  process.exit(pnpmRun('--filter', '@ipsets/browser-check', 'run', 'playground', ...process.argv.slice(3)));
+  process.exit(pnpmRun(['--filter', '@ipsets/browser-check', 'run', 'playground', ...process.argv.slice(3)]));
 } else if (command === 'test') {
-  const status = pnpmRun('exec', 'turbo', 'run', 'test', '--concurrency=1', '--continue', '--output-logs=full');
-  const { line, ok } = summarize(root);
-  console.log(line);
-  process.exit(status === 0 && ok ? 0 : 1);
+  process.exit(testAllLines());
 } else if (command === 'turbo') {
   // `npm run build|typecheck|bench`: any turbo run, after the install a fresh clone needs.
-  process.exit(pnpmRun('exec', 'turbo', 'run', ...process.argv.slice(3)));
+  process.exit(pnpmRun(['exec', 'turbo', 'run', ...process.argv.slice(3)]));
 } else if (command === 'exec') {
   // `npm run changeset`: a workspace tool, after the install a fresh clone needs.
-  process.exit(pnpmRun('exec', ...process.argv.slice(3)));
+  process.exit(pnpmRun(['exec', ...process.argv.slice(3)]));
 } else {
   console.error(`usage: node scripts/quickstart.mjs demo|test|simulate|playground|turbo TASK…|exec TOOL… (got ${JSON.stringify(command)})`);
   process.exit(2);

@@ -1,17 +1,33 @@
 #!/usr/bin/env node
-// Adds up vitest's JSON reports (packages/*/test-results.json, and
-// examples/*/test-results.json of the examples that have tests) into the one plain
-// line CI reads: `N passed, N failed` (a package whose report is missing counts
-// as one failure, so a crashed run can never look green).
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+// The test runs of `npm test` and the one plain line CI reads: `N passed, N failed`.
+//
+// `npm test` runs the whole suite on the toolchain's Node and the published packages'
+// suites on every other supported line (scripts/node-versions.json). Each run leaves one
+// vitest JSON report per package, which the runner renames to
+// `test-results.node<line>.json`; this file adds them up. A report that is missing
+// counts as one failure, so a package that failed to build or whose tests never ran
+// can never look green — and the runner deletes every report before it starts, so an
+// old one can never stand in for a run that did not happen.
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+/** The packages whose suites run on every supported line, not only on the toolchain's. */
+export const PUBLISHED = ['packages/core', 'packages/fake-kernel', 'packages/testing', 'packages/exec-linux', 'packages/cli'];
+
+/** The report a package's `vitest run` writes (its `test` script names it). */
+export const REPORT = 'test-results.json';
+
+/** The report of a package's run on Node `line`, once the runner has renamed it. */
+export const lineReport = (line) => `test-results.node${line}.json`;
+
+const REPORT_FILE = /^test-results(\.node\d+)?\.json$/;
+
 /**
- * Folders whose report is expected: every one under `packages/`, and those under
+ * Folders whose suite `npm test` runs: every one under `packages/`, and those under
  * `examples/` whose package.json has a `test` script.
  */
-function testedPackages(root) {
+export function testedPackages(root) {
   const found = readdirSync(join(root, 'packages')).sort().map((name) => `packages/${name}`);
   const examples = join(root, 'examples');
   if (!existsSync(examples)) return found;
@@ -22,34 +38,78 @@ function testedPackages(root) {
   return found;
 }
 
-/** Reads every package's report; returns the summary line and whether all is green. */
-export function summarize(root) {
-  let passed = 0;
-  let failed = 0;
-  let skipped = 0;
-  const missing = [];
-  for (const pkg of testedPackages(root)) {
-    const file = join(root, pkg, 'test-results.json');
-    if (!existsSync(file)) {
-      missing.push(pkg);
-      failed += 1;
-      continue;
+/**
+ * The runs of one `npm test`: the toolchain's line first with every package, then each
+ * other line in `only` (default: every supported line) with the published packages.
+ * `IPSETS_TEST_NODE_LINES=24` (a comma list) narrows the other lines for a quicker
+ * local run; the toolchain's line always runs.
+ */
+export function testRuns(root, versions, only = process.env.IPSETS_TEST_NODE_LINES) {
+  const wanted = only ? new Set(only.split(',').map((line) => line.trim()).filter(Boolean)) : undefined;
+  for (const line of wanted ?? []) {
+    if (versions.lines[line] === undefined) {
+      throw new Error(`IPSETS_TEST_NODE_LINES names Node ${JSON.stringify(line)}; expected supported lines among ${Object.keys(versions.lines).join(', ')}`);
     }
-    const report = JSON.parse(readFileSync(file, 'utf8'));
-    passed += report.numPassedTests ?? 0;
-    // A file that failed without a failing test (an import or syntax error) counts once.
-    const brokenFiles = (report.testResults ?? []).filter(
-      (file) => file.status === 'failed' && !(file.assertionResults ?? []).some((test) => test.status === 'failed'),
-    ).length;
-    failed += (report.numFailedTests ?? 0) + brokenFiles;
-    skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
   }
-  if (missing.length > 0) console.error(`no test report from: ${missing.join(', ')}`);
-  return { line: `${passed} passed, ${failed} failed, ${skipped} skipped`, ok: failed === 0 && passed > 0 };
+  const all = testedPackages(root);
+  const runs = [{ line: versions.toolchain, version: versions.lines[versions.toolchain], packages: all, whole: true }];
+  for (const [line, version] of Object.entries(versions.lines)) {
+    if (line === versions.toolchain || (wanted && !wanted.has(line))) continue;
+    runs.push({ line, version, packages: PUBLISHED.filter((pkg) => all.includes(pkg)), whole: false });
+  }
+  return runs;
+}
+
+/** Deletes every test report under packages/ and examples/, so a run counts only what it ran. */
+export function clearReports(root) {
+  for (const pkg of testedPackages(root)) {
+    for (const name of readdirSync(join(root, pkg))) if (REPORT_FILE.test(name)) rmSync(join(root, pkg, name), { force: true });
+  }
+}
+
+/** Adds up one vitest JSON report. */
+function count(file) {
+  const report = JSON.parse(readFileSync(file, 'utf8'));
+  // A file that failed without a failing test (an import or syntax error) counts once.
+  const brokenFiles = (report.testResults ?? []).filter(
+    (result) => result.status === 'failed' && !(result.assertionResults ?? []).some((test) => test.status === 'failed'),
+  ).length;
+  return {
+    passed: report.numPassedTests ?? 0,
+    failed: (report.numFailedTests ?? 0) + brokenFiles,
+    skipped: (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0),
+  };
+}
+
+const format = ({ passed, failed, skipped }) => `${passed} passed, ${failed} failed, ${skipped} skipped`;
+
+/**
+ * Reads every run's reports; returns one line per Node line, the summary line (last,
+ * plain) and whether all is green.
+ */
+export function summarize(root, runs) {
+  const total = { passed: 0, failed: 0, skipped: 0 };
+  const perLine = [];
+  for (const run of runs) {
+    const sum = { passed: 0, failed: 0, skipped: 0 };
+    const missing = [];
+    for (const pkg of run.packages) {
+      const file = join(root, pkg, lineReport(run.line));
+      const counted = existsSync(file) ? count(file) : (missing.push(pkg), { passed: 0, failed: 1, skipped: 0 });
+      for (const key of Object.keys(sum)) sum[key] += counted[key];
+    }
+    for (const key of Object.keys(total)) total[key] += sum[key];
+    const what = run.whole ? 'whole suite, toolchain' : `${run.packages.length} published packages`;
+    perLine.push(`Node v${run.version} (${what}): ${format(sum)}${missing.length > 0 ? `; no test report from ${missing.join(', ')}` : ''}`);
+  }
+  return { perLine, line: format(total), ok: total.failed === 0 && total.passed > 0 };
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const { line, ok } = summarize(process.argv[2] ?? join(fileURLToPath(import.meta.url), '..', '..'));
+  const root = process.argv[2] ?? join(fileURLToPath(import.meta.url), '..', '..');
+  const versions = JSON.parse(readFileSync(join(root, 'scripts', 'node-versions.json'), 'utf8'));
+  const { perLine, line, ok } = summarize(root, testRuns(root, versions));
+  for (const text of perLine) console.log(text);
   console.log(line);
   process.exit(ok ? 0 : 1);
 }

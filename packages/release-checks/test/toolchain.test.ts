@@ -1,0 +1,160 @@
+/**
+ * The root scripts' bootstrap (scripts/quickstart.mjs, scripts/toolchain.mjs,
+ * scripts/test-summary.mjs): the tools run on the pinned Node and pnpm whatever Node
+ * and pnpm the machine has; `npm test`'s summary counts only what that run ran, on
+ * every Node line it names; a newcomer sees no update notice from npm or pnpm.
+ */
+import { spawnSync } from 'node:child_process';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ROOT } from './helpers/repo.js';
+
+interface NodeVersions {
+  toolchain: string;
+  lines: Record<string, string>;
+}
+
+const versions = JSON.parse(readFileSync(`${ROOT}scripts/node-versions.json`, 'utf8')) as NodeVersions;
+const toolchainVersion = versions.lines[versions.toolchain]!;
+const pinnedPnpm = (JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as { packageManager: string }).packageManager.split('@')[1]!;
+const CACHE = `${ROOT}.cache/toolchain`;
+const work = mkdtempSync(join(tmpdir(), 'ipsets-toolchain-'));
+
+afterAll(() => {
+  rmSync(work, { recursive: true, force: true });
+});
+
+/** The machine's PATH without the toolchain folders the test run put in front of it. */
+const machinePath = (process.env['PATH'] ?? '')
+  .split(delimiter)
+  .filter((dir) => !dir.startsWith(CACHE) && !dir.includes('node_modules'))
+  .join(delimiter);
+
+/** The machine's own `node` (Node 20 on this project's machines), found on that PATH. */
+function machineNode(): string {
+  const found = spawnSync('sh', ['-c', 'command -v node'], { encoding: 'utf8', env: { PATH: machinePath } });
+  expect(found.status, 'no node on the machine PATH').toBe(0);
+  return found.stdout.trim();
+}
+
+/** Runs `cmd` with the test's environment (less CI, which both tools read) and `env` over it. */
+function run(cmd: string, args: readonly string[], cwd: string, env: Record<string, string | undefined>) {
+  const { CI: _ci, IPSETS_TEST_NODE_LINES: _lines, ...base } = process.env;
+  const result = spawnSync(cmd, args, { cwd, env: { ...base, ...env }, encoding: 'utf8', timeout: 300_000 });
+  const stdout = result.stdout ?? '';
+  return { status: result.status ?? -1, stdout, out: `${stdout}${result.stderr ?? ''}${result.error ? String(result.error) : ''}` };
+}
+
+describe('the bootstrap runs the tools on the pinned Node and pnpm', () => {
+  it(`pins an exact release of every supported line, and the toolchain's line (${versions.toolchain}) among them`, () => {
+    expect(Object.keys(versions.lines).sort()).toEqual(['22', '24', '26']);
+    for (const [line, version] of Object.entries(versions.lines)) expect(version).toMatch(new RegExp(`^${line}\\.\\d+\\.\\d+$`));
+    expect(toolchainVersion).toBeDefined();
+  });
+
+  it('the pinned Node and pnpm run the tools even when the machine\'s Node is another one and another pnpm is first on PATH', () => {
+    const node = machineNode();
+    const fakeBin = join(work, 'other-pnpm');
+    mkdirSync(fakeBin);
+    // A pnpm of another version that would try to switch versions (and fail here).
+    writeFileSync(join(fakeBin, 'pnpm'), '#!/bin/sh\necho "pnpm 9.0.0 from PATH was used" >&2\nexit 7\n');
+    chmodSync(join(fakeBin, 'pnpm'), 0o755);
+    const env = { PATH: `${fakeBin}${delimiter}${machinePath}`, IPSETS_TOOLCHAIN_CACHE: CACHE };
+    const versionsSeen = run(node, ['scripts/quickstart.mjs', 'exec', 'node', '-p', 'process.version + " " + process.env.npm_config_user_agent'], ROOT, env);
+    expect(versionsSeen.status, versionsSeen.out).toBe(0);
+    expect(versionsSeen.out).toContain(`v${toolchainVersion} pnpm/${pinnedPnpm} `);
+    const pnpm = run(node, ['scripts/quickstart.mjs', 'exec', 'pnpm', '--version'], ROOT, env);
+    expect(pnpm.status, pnpm.out).toBe(0);
+    expect(pnpm.stdout.trim().split('\n').at(-1)).toBe(pinnedPnpm);
+    expect(pnpm.out).not.toContain('from PATH was used');
+  });
+});
+
+/** A workspace of one package, `packages/a`, with the root scripts and a stale report of an old run. */
+function staleWorkspace(name: string): string {
+  const dir = join(work, name);
+  mkdirSync(join(dir, 'packages/a'), { recursive: true });
+  cpSync(`${ROOT}scripts`, join(dir, 'scripts'), { recursive: true });
+  for (const file of ['package.json', 'pnpm-workspace.yaml', 'pnpm-lock.yaml', '.npmrc']) cpSync(`${ROOT}${file}`, join(dir, file));
+  writeFileSync(join(dir, 'packages/a/package.json'), JSON.stringify({ name: 'a', private: true, scripts: { test: 'exit 1' } }));
+  // Installed already (newer than the lock file), so the quick start does not install.
+  mkdirSync(join(dir, 'node_modules'));
+  writeFileSync(join(dir, 'node_modules/.modules.yaml'), '');
+  const later = new Date(Date.now() + 60_000);
+  utimesSync(join(dir, 'node_modules/.modules.yaml'), later, later);
+  const old = JSON.stringify({ numPassedTests: 99, numFailedTests: 0, numPendingTests: 0, numTodoTests: 0, testResults: [] });
+  writeFileSync(join(dir, 'packages/a/test-results.json'), old);
+  for (const line of Object.keys(versions.lines)) writeFileSync(join(dir, `packages/a/test-results.node${line}.json`), old);
+  return dir;
+}
+
+describe('`npm test` counts only what it ran', () => {
+  it('a package whose tests did not run (here: no turbo to run them) counts as failed, never from the previous run\'s report', () => {
+    // Regression: the quick start's `npm test` kept the previous run's test-results.json,
+    // so a package that failed to build or never ran was counted from the old file.
+    const dir = staleWorkspace('stale');
+    const env = { PATH: machinePath, IPSETS_TOOLCHAIN_CACHE: CACHE, IPSETS_TEST_NODE_LINES: versions.toolchain };
+    const result = run(machineNode(), ['scripts/quickstart.mjs', 'test'], dir, env);
+    expect(result.status, result.out).toBe(1);
+    expect(result.stdout.trim().split('\n').at(-1)).toBe('0 passed, 1 failed, 0 skipped');
+    expect(result.out).toContain(`Node v${toolchainVersion} (whole suite, toolchain): 0 passed, 1 failed, 0 skipped; no test report from packages/a`);
+    expect(existsSync(join(dir, 'packages/a/test-results.json'))).toBe(false);
+    for (const line of Object.keys(versions.lines)) expect(existsSync(join(dir, `packages/a/test-results.node${line}.json`))).toBe(false);
+  });
+
+  it('the summary names every Node line it expected and fails when one line\'s report is missing', () => {
+    const dir = join(work, 'summary');
+    mkdirSync(join(dir, 'scripts'), { recursive: true });
+    cpSync(`${ROOT}scripts/node-versions.json`, join(dir, 'scripts/node-versions.json'));
+    const report = JSON.stringify({ numPassedTests: 3, numFailedTests: 0, numPendingTests: 1, testResults: [] });
+    for (const pkg of ['core', 'cli', 'bench']) {
+      mkdirSync(join(dir, 'packages', pkg), { recursive: true });
+      for (const line of Object.keys(versions.lines)) {
+        // The bench is not published: it runs on the toolchain's line only. cli's run on one other line is missing.
+        const otherLine = Object.keys(versions.lines).find((l) => l !== versions.toolchain)!;
+        if ((pkg === 'bench' && line !== versions.toolchain) || (pkg === 'cli' && line === otherLine)) continue;
+        writeFileSync(join(dir, 'packages', pkg, `test-results.node${line}.json`), report);
+      }
+    }
+    const result = run(process.execPath, [`${ROOT}scripts/test-summary.mjs`, dir], dir, {});
+    expect(result.status, result.out).toBe(1);
+    const lines = result.stdout.trim().split('\n');
+    // 3 packages on the toolchain's line, 2 on each other line, one report missing.
+    expect(lines.at(-1)).toBe('18 passed, 1 failed, 6 skipped');
+    for (const version of Object.values(versions.lines)) expect(result.out).toContain(`Node v${version} (`);
+    expect(lines.filter((l) => l.includes('no test report from packages/cli'))).toHaveLength(1);
+  });
+});
+
+describe('no update notice for a newcomer', () => {
+  // Both notices come from a background check that prints only if it answers before the
+  // command ends, so what is tested is the setting each tool reads in this repository
+  // (with a fresh HOME: a newcomer has no user config), against its default elsewhere.
+  const setting = (cmd: string, args: readonly string[], cwd: string) => {
+    const result = run(cmd, args, cwd, { HOME: mkdtempSync(join(work, 'home-')) });
+    expect(result.status, result.out).toBe(0);
+    return result.stdout.trim();
+  };
+
+  it('pnpm reads updateNotifier: false here (pnpm-workspace.yaml), so no "Update available … curl … | sh"', () => {
+    expect(setting('pnpm', ['config', 'get', 'updateNotifier'], ROOT)).toBe('false');
+    expect(setting('pnpm', ['config', 'get', 'updateNotifier'], work)).not.toBe('false');
+  });
+
+  it('npm reads update-notifier=false here (.npmrc), so no "New version of npm available"', () => {
+    expect(setting('npm', ['config', 'get', 'update-notifier'], ROOT)).toBe('false');
+    expect(setting('npm', ['config', 'get', 'update-notifier'], work)).toBe('true');
+  });
+
+  it('the bootstrap turns both off for the tools it runs, wherever they run (a temp project of the release check)', () => {
+    const node = machineNode();
+    const seen = run(node, ['scripts/quickstart.mjs', 'exec', 'node', '-p', 'process.env.npm_config_update_notifier + " " + process.env.pnpm_config_update_notifier'], ROOT, {
+      PATH: machinePath,
+      IPSETS_TOOLCHAIN_CACHE: CACHE,
+    });
+    expect(seen.status, seen.out).toBe(0);
+    expect(seen.stdout.trim().split('\n').at(-1)).toBe('false false');
+  });
+});
