@@ -45,8 +45,8 @@ function buildQuietly(filter) {
  */
 function testAllLines() {
   const runs = testRuns(root, nodeVersions);
-  // Every line's binary before any test: the release checks run the packed packages on each.
-  for (const version of Object.values(nodeVersions.lines)) nodeBinary(version);
+  // Every binary before any test: the release checks run the packed packages on each.
+  for (const version of [...Object.values(nodeVersions.lines), nodeVersions.floor]) nodeBinary(version);
   clearReports(root);
   let status = 0;
   for (const { line, version, packages, whole } of runs) {

@@ -6,7 +6,8 @@
 // runs every tool (pnpm, turbo, tsup, vitest) on a supported one.
 //
 // The versions live in scripts/node-versions.json: `lines` maps each supported Node
-// line to the exact release CI tests, `toolchain` names the line the tools run on.
+// line to the exact release CI tests, `toolchain` names the line the tools run on, and
+// `floor` is the oldest release `engines` admits (the release check runs on it too).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
@@ -15,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const cache = process.env.IPSETS_TOOLCHAIN_CACHE || join(root, '.cache', 'toolchain');
 
-/** `{ toolchain: '24', lines: { '22': '22.23.5', … } }` from scripts/node-versions.json. */
+/** `{ toolchain: '24', lines: { '22': '22.23.5', … }, floor: '22.13.0' }` from scripts/node-versions.json. */
 export const nodeVersions = JSON.parse(readFileSync(join(root, 'scripts', 'node-versions.json'), 'utf8'));
 
 /** The exact Node release the tools run on. */

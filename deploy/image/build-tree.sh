@@ -7,7 +7,8 @@
 #
 #   deploy/image/build-tree.sh DIR
 #
-# Needs Node >= 20.19 and pnpm 12.4.2 on PATH. Set IPSETS_SKIP_INSTALL=1 when the
+# Needs a supported Node (22, 24 or 26) and pnpm 12.4.2 on PATH (`npm run build` and
+# `npm test` put the pinned ones there). Set IPSETS_SKIP_INSTALL=1 when the
 # workspace is already installed (a CI run that built it a moment ago).
 set -euo pipefail
 

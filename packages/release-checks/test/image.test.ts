@@ -118,6 +118,10 @@ describe('deploy/image/build-tree.sh', () => {
   });
 });
 
+/** The image's Node: the toolchain's exact release, the one the whole suite runs on. */
+const NODE_VERSIONS = JSON.parse(readFileSync(`${ROOT}scripts/node-versions.json`, 'utf8')) as { toolchain: string; lines: Record<string, string> };
+const IMAGE_NODE = NODE_VERSIONS.lines[NODE_VERSIONS.toolchain]!;
+
 describe('deploy/image/Containerfile', () => {
   const text = readFileSync(`${ROOT}deploy/image/Containerfile`, 'utf8');
   const instructions = text
@@ -127,16 +131,22 @@ describe('deploy/image/Containerfile', () => {
     .filter((l) => l !== '' && !l.startsWith('#'));
   const stages = instructions.join('\n').split(/^(?=FROM )/m).map((s) => s.trim().split('\n'));
 
+  it(`builds and runs on Node ${IMAGE_NODE} by exact tag, the release the whole suite runs on`, () => {
+    const tags = [...text.matchAll(/^FROM \S*node:(\S+)/gm)].map((m) => m[1]);
+    expect(tags).toEqual([`${IMAGE_NODE}-bookworm`, `${IMAGE_NODE}-bookworm-slim`]);
+    expect(text).toContain(`Node ${IMAGE_NODE} by exact tag`);
+  });
+
   it('is a thin wrapper: the build stage installs pnpm 12.4.2 and runs build-tree.sh, nothing else', () => {
     expect(stages).toHaveLength(2);
     const build = stages[0]!;
-    expect(build[0]).toMatch(/^FROM \S*node:20\S* AS build$/);
+    expect(build[0]).toBe(`FROM docker.io/library/node:${IMAGE_NODE}-bookworm AS build`);
     expect(build.filter((l) => l.startsWith('RUN '))).toEqual(['RUN npm install -g pnpm@12.4.2', 'RUN deploy/image/build-tree.sh /opt/ipsets']);
   });
 
   it('runs `ipsets agent` on Debian slim with Debian\'s ipset, without a shell', () => {
     const runtime = stages[1]!;
-    expect(runtime[0]).toMatch(/^FROM \S*node:20-\w+-slim AS runtime$/);
+    expect(runtime[0]).toBe(`FROM docker.io/library/node:${IMAGE_NODE}-bookworm-slim AS runtime`);
     expect(runtime.find((l) => l.startsWith('RUN apt-get'))).toMatch(/apt-get install -y --no-install-recommends ipset/);
     expect(runtime).toContain('COPY --from=build /opt/ipsets /opt/ipsets');
     const entrypoint = runtime.find((l) => l.startsWith('ENTRYPOINT '))!;

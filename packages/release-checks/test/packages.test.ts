@@ -1,21 +1,23 @@
 /**
  * Every published package as a packager and its users get it: `pnpm pack` into a
  * temp folder; the tarball carries LICENSE, README and the registry metadata;
- * publint and arethetypeswrong report nothing; the tarballs install with npm into
- * an empty project where the `ipsets` command runs and where CommonJS (plain and
- * TypeScript) and ESM consumers load @ipsets/core and use it; a production install of
- * the `ipsets` command alone carries no test tooling (fast-check, vitest).
+ * publint and arethetypeswrong report nothing; under each supported Node line (the
+ * exact releases CI tests) and the oldest release `engines` admits, the tarballs install
+ * with npm (engine-strict) into an empty project where the `ipsets` command runs
+ * (`--version`, `plan`, `demo`) and where CommonJS (plain and TypeScript) and ESM
+ * consumers load @ipsets/core and use it; a production install of the `ipsets` command
+ * alone carries no test tooling (fast-check, vitest).
  */
 import { spawnSync } from 'node:child_process';
 import { lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nodeBinDir, nodeVersions } from '../../../scripts/toolchain.mjs';
 import { PUBLISHED, ROOT } from './helpers/repo.js';
 
 const work = mkdtempSync(join(tmpdir(), 'ipsets-h5-pack-'));
 const packs = join(work, 'packs');
-const project = join(work, 'project');
 const production = join(work, 'production');
 const tarballs = new Map<string, string>();
 const BIN = `${ROOT}packages/release-checks/node_modules/.bin/`;
@@ -34,9 +36,23 @@ interface Manifest {
   publishConfig?: { access?: string };
 }
 
-function run(cmd: string, args: readonly string[], cwd: string, timeout = 300_000): { status: number; out: string } {
-  const result = spawnSync(cmd, args, { cwd, encoding: 'utf8', timeout, env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' } });
+function run(
+  cmd: string,
+  args: readonly string[],
+  cwd: string,
+  timeout = 300_000,
+  env: NodeJS.ProcessEnv = process.env,
+): { status: number; out: string } {
+  const result = spawnSync(cmd, args, { cwd, encoding: 'utf8', timeout, env: { ...env, NO_COLOR: '1', FORCE_COLOR: '0' } });
   return { status: result.status ?? -1, out: `${result.stdout ?? ''}${result.stderr ?? ''}${result.error ? String(result.error) : ''}` };
+}
+
+/** The releases a user may run: the exact release of each supported line, and the oldest `engines` admits. */
+const NODES = [...new Set([nodeVersions.floor, ...Object.values(nodeVersions.lines)])];
+
+/** An environment whose `node` (for npm, `#!/usr/bin/env node` bins and consumers) is release `version`. */
+function onNode(version: string): NodeJS.ProcessEnv {
+  return { ...process.env, PATH: `${nodeBinDir(version)}${delimiter}${process.env['PATH'] ?? ''}` };
 }
 
 /** The files of a tarball (paths under `package/`). */
@@ -135,7 +151,7 @@ describe.each(PUBLISHED.map((p) => `@ipsets/${p}`))('the packed tarball of %s', 
   });
 
   it('arethetypeswrong reports nothing for Node 16+ resolution (import and require) and bundlers', () => {
-    // node16 profile: the packages need Node >= 20.19, so node10 resolution (no exports map) does not apply.
+    // node16 profile: the packages need Node 22.13 or later (exports maps, require of ESM), so node10 resolution (no exports map) does not apply.
     const result = run(`${BIN}attw`, ['--profile', 'node16', '--format', 'json', tarballs.get(name)!], work);
     expect(result.status, result.out).toBe(0);
     const report = JSON.parse(result.out.slice(result.out.indexOf('{'))) as {
@@ -148,15 +164,28 @@ describe.each(PUBLISHED.map((p) => `@ipsets/${p}`))('the packed tarball of %s', 
   });
 });
 
-describe('the packed tarballs installed with npm into an empty project', () => {
+describe.each(NODES)('the packed tarballs installed with npm into an empty project under Node %s', (version) => {
+  const project = join(work, `project-${version}`);
+  const env = onNode(version);
+  const node = join(nodeBinDir(version), 'node');
+  const ipsets = join(project, 'node_modules/.bin/ipsets');
+
   beforeAll(() => {
     mkdirSync(project);
     writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', version: '0.0.0', private: true }));
-    const installed = run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...tarballs.values()], project, 540_000);
+    // engine-strict: an `engines` range of ours or of a dependency that leaves this Node out fails the install.
+    const installed = run(
+      'npm',
+      ['install', '--engine-strict', '--no-audit', '--no-fund', '--loglevel=error', ...tarballs.values()],
+      project,
+      540_000,
+      env,
+    );
     expect(installed.status, installed.out).toBe(0);
   });
 
-  it('every @ipsets package comes from its tarball, not from a registry', () => {
+  it('npm ran on that Node, and every @ipsets package comes from its tarball, not from a registry', () => {
+    expect(run('node', ['--version'], project, 10_000, env).out.trim()).toBe(`v${version}`);
     const lock = JSON.parse(readFileSync(join(project, 'package-lock.json'), 'utf8')) as {
       packages: Record<string, { resolved?: string }>;
     };
@@ -165,30 +194,34 @@ describe('the packed tarballs installed with npm into an empty project', () => {
     for (const [path, entry] of ours) expect(entry.resolved, path).toMatch(/^file:.*\.tgz$/);
   });
 
-  it('`ipsets --version` and `ipsets plan` run from node_modules/.bin', () => {
-    const version = run(join(project, 'node_modules/.bin/ipsets'), ['--version'], project);
-    expect(version.status, version.out).toBe(0);
-    expect(version.out.trim()).toBe((JSON.parse(tarFile(tarballs.get('@ipsets/cli')!, 'package.json')) as Manifest).version);
+  it('`ipsets --version`, `ipsets plan` and `ipsets demo` run from node_modules/.bin', () => {
+    const printed = run(ipsets, ['--version'], project, 60_000, env);
+    expect(printed.status, printed.out).toBe(0);
+    expect(printed.out.trim()).toBe((JSON.parse(tarFile(tarballs.get('@ipsets/cli')!, 'package.json')) as Manifest).version);
     writeFileSync(join(project, 'small.yaml'), readFileSync(`${ROOT}examples/small.yaml`));
-    const plan = run(join(project, 'node_modules/.bin/ipsets'), ['plan', 'small.yaml'], project);
+    const plan = run(ipsets, ['plan', 'small.yaml'], project, 60_000, env);
     expect(plan.status, plan.out).toBe(0);
     expect(plan.out.match(/^-N azure-npm-\w+ --exist /gm)).toHaveLength(11);
+    const demo = run(ipsets, ['demo', '--pods', '40'], project, 120_000, env);
+    expect(demo.status, demo.out).toBe(0);
+    expect(demo.out).toMatch(/demo passed/);
   });
 
   const consumer = (load: string): string => `${load}
 const name = kernelName('ns-shop');
 const desired = { owner: 'azure-npm-', sets: [{ name, spec: 'nethash', members: ['10.244.1.10', '10.0.0.0/8'] }] };
 const text = renderRestore(planReconcile(desired, parseSave(''), []));
-console.log(JSON.stringify({ name, text }));
+console.log(JSON.stringify({ node: process.version, name, text }));
 `;
 
   function expectPlanned(out: string): void {
-    const { name, text } = JSON.parse(out.trim().split('\n').at(-1)!) as { name: string; text: string };
-    expect(name).toMatch(/^azure-npm-[0-9a-z]+$/);
-    expect(text).toBe(`-N ${name} --exist nethash\n-A ${name} 10.244.1.10\n-A ${name} 10.0.0.0/8\n`);
+    const planned = JSON.parse(out.trim().split('\n').at(-1)!) as { node: string; name: string; text: string };
+    expect(planned.node).toBe(`v${version}`);
+    expect(planned.name).toMatch(/^azure-npm-[0-9a-z]+$/);
+    expect(planned.text).toBe(`-N ${planned.name} --exist nethash\n-A ${planned.name} 10.244.1.10\n-A ${planned.name} 10.0.0.0/8\n`);
   }
 
-  it('a CommonJS consumer require()s @ipsets/core (and the other packages) and plans a restore', () => {
+  it('a CommonJS consumer require()s @ipsets/core (and the other packages) and plans a restore, without a warning', () => {
     writeFileSync(
       join(project, 'consumer.cjs'),
       consumer(
@@ -196,8 +229,10 @@ console.log(JSON.stringify({ name, text }));
           "for (const p of ['@ipsets/exec-linux', '@ipsets/fake-kernel', '@ipsets/testing', '@ipsets/cli']) if (typeof require(p) !== 'object') throw new Error(p);",
       ),
     );
-    const result = run(process.execPath, ['consumer.cjs'], project);
+    const result = run(node, ['consumer.cjs'], project, 60_000, env);
     expect(result.status, result.out).toBe(0);
+    // exec-linux's CommonJS build require()s execa, an ES module: no ExperimentalWarning on any supported release.
+    expect(result.out).not.toMatch(/Warning/);
     expectPlanned(result.out);
   });
 
@@ -206,8 +241,9 @@ console.log(JSON.stringify({ name, text }));
       join(project, 'consumer.mjs'),
       consumer("import { kernelName, parseSave, planReconcile, renderRestore } from '@ipsets/core';\nawait import('@ipsets/cli');"),
     );
-    const result = run(process.execPath, ['consumer.mjs'], project);
+    const result = run(node, ['consumer.mjs'], project, 60_000, env);
     expect(result.status, result.out).toBe(0);
+    expect(result.out).not.toMatch(/Warning/);
     expectPlanned(result.out);
   });
 
@@ -216,7 +252,9 @@ console.log(JSON.stringify({ name, text }));
       join(project, 'consumer.cts'),
       consumer(
         "import { kernelName, parseSave, planReconcile, renderRestore } from '@ipsets/core';\n" +
-          "import type { DesiredState } from '@ipsets/core';",
+          "import type { DesiredState } from '@ipsets/core';\n" +
+          // No @types/node in this project: the one Node global the consumer reads.
+          'declare const process: { version: string };',
       ).replace('const desired =', 'const desired: DesiredState ='),
     );
     writeFileSync(
@@ -226,11 +264,11 @@ console.log(JSON.stringify({ name, text }));
         files: ['consumer.cts'],
       }),
     );
-    const tsc = run(process.execPath, [`${ROOT}node_modules/typescript/bin/tsc`, '-p', 'tsconfig.json'], project);
+    const tsc = run(node, [`${ROOT}node_modules/typescript/bin/tsc`, '-p', 'tsconfig.json'], project, 120_000, env);
     expect(tsc.status, tsc.out).toBe(0);
     const compiled = readFileSync(join(project, 'out/consumer.cjs'), 'utf8');
     expect(compiled).toContain('require("@ipsets/core")');
-    const result = run(process.execPath, ['out/consumer.cjs'], project);
+    const result = run(node, ['out/consumer.cjs'], project, 60_000, env);
     expect(result.status, result.out).toBe(0);
     expectPlanned(result.out);
   });

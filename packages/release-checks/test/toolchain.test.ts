@@ -5,7 +5,7 @@
  * every Node line it names; a newcomer sees no update notice from npm or pnpm.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -14,6 +14,7 @@ import { ROOT } from './helpers/repo.js';
 interface NodeVersions {
   toolchain: string;
   lines: Record<string, string>;
+  floor: string;
 }
 
 const versions = JSON.parse(readFileSync(`${ROOT}scripts/node-versions.json`, 'utf8')) as NodeVersions;
@@ -32,7 +33,7 @@ const machinePath = (process.env['PATH'] ?? '')
   .filter((dir) => !dir.startsWith(CACHE) && !dir.includes('node_modules'))
   .join(delimiter);
 
-/** The machine's own `node` (Node 20 on this project's machines), found on that PATH. */
+/** The machine's own `node` (an end-of-life one on this project's machines), found on that PATH. */
 function machineNode(): string {
   const found = spawnSync('sh', ['-c', 'command -v node'], { encoding: 'utf8', env: { PATH: machinePath } });
   expect(found.status, 'no node on the machine PATH').toBe(0);
@@ -156,5 +157,55 @@ describe('no update notice for a newcomer', () => {
     });
     expect(seen.status, seen.out).toBe(0);
     expect(seen.stdout.trim().split('\n').at(-1)).toBe('false false');
+  });
+});
+
+describe('one Node support policy, named the same everywhere', () => {
+  const rootManifest = JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as { engines: { node: string }; devDependencies: Record<string, string> };
+  const engines = rootManifest.engines.node;
+  const lines = Object.keys(versions.lines).sort();
+
+  /** Whether `version` satisfies one `^X.Y.Z` or `>=X.Y.Z` clause of `range` (the forms engines uses here). */
+  function satisfies(version: string, range: string): boolean {
+    const [major, minor, patch] = version.split('.').map(Number) as [number, number, number];
+    return range.split('||').some((clause) => {
+      const m = /^\s*(\^|>=)(\d+)\.(\d+)\.(\d+)\s*$/.exec(clause);
+      if (!m) throw new Error(`engines clause ${JSON.stringify(clause)} is neither ^X.Y.Z nor >=X.Y.Z`);
+      const [low, atLeast] = [[Number(m[2]), Number(m[3]), Number(m[4])], (a: number[], b: number[]) => a[0]! - b[0]! || a[1]! - b[1]! || a[2]! - b[2]!];
+      const v = [major, minor, patch];
+      return atLeast(v, low) >= 0 && (m[1] === '>=' || major === low[0]);
+    });
+  }
+
+  it(`every package's engines is the root's (${engines}): each tested release in, Node 20 and the odd lines out`, () => {
+    for (const dir of ['packages', 'examples']) {
+      for (const name of readdirSync(`${ROOT}${dir}`)) {
+        const file = `${ROOT}${dir}/${name}/package.json`;
+        if (!existsSync(file)) continue;
+        const manifest = JSON.parse(readFileSync(file, 'utf8')) as { engines?: { node?: string } };
+        expect(manifest.engines?.node, `${dir}/${name}`).toBe(engines);
+      }
+    }
+    for (const version of Object.values(versions.lines)) expect(satisfies(version, engines), version).toBe(true);
+    for (const outside of ['20.20.2', '22.12.0', '23.11.1', '25.9.0']) expect(satisfies(outside, engines), outside).toBe(false);
+  });
+
+  it(`engines admits nothing older than ${versions.floor}, the oldest release the release check runs on`, () => {
+    expect(engines.split('||')[0]!.trim()).toBe(`^${versions.floor}`);
+  });
+
+  it('@types/node is the oldest supported line\'s, so the sources use no API that line lacks', () => {
+    expect(rootManifest.devDependencies['@types/node']).toMatch(new RegExp(`^${lines[0]}\\.\\d+\\.\\d+$`));
+  });
+
+  it('the README, the operator\'s guide and the systemd unit name the same lines', () => {
+    for (const doc of ['README.md', 'docs/operating.md']) {
+      const text = readFileSync(`${ROOT}${doc}`, 'utf8');
+      expect(text, doc).toContain('## Supported Node versions');
+      expect(text, doc).toContain(engines);
+      for (const line of lines) expect(text, doc).toContain(`**${line}**`);
+    }
+    const unit = readFileSync(`${ROOT}deploy/systemd/ipsets-agent.service`, 'utf8');
+    expect(unit).toContain(`${lines.slice(0, -1).join(', ')} or ${lines.at(-1)}`);
   });
 });
