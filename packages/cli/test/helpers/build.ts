@@ -1,7 +1,7 @@
 /**
  * vitest globalSetup: the end-to-end tests run the BUILT `ipsets` binary, which
  * imports the built workspace packages. Each package whose dist is missing or older
- * than its sources is built once here (`npx tsup`), in dependency order. In CI the
+ * than its sources is built once here (`npx tsdown`), in dependency order. In CI the
  * turbo test task already built everything, so this only checks timestamps.
  */
 import { execFileSync } from 'node:child_process';
@@ -33,7 +33,7 @@ function stale(pkg: string): boolean {
   const dir = join(packagesDir, pkg);
   const built = join(dir, 'dist', 'index.js');
   if (!existsSync(built)) return true;
-  const sources = Math.max(newest(join(dir, 'src')), statSync(join(dir, 'package.json')).mtimeMs, statSync(join(dir, 'tsup.config.ts')).mtimeMs);
+  const sources = Math.max(newest(join(dir, 'src')), statSync(join(dir, 'package.json')).mtimeMs, statSync(join(dir, 'tsdown.config.ts')).mtimeMs);
   return sources > statSync(built).mtimeMs;
 }
 
@@ -52,7 +52,7 @@ export default function setup(project: TestProject): void {
     if (!rebuilt && !stale(pkg)) continue;
     rebuilt = true;
     try {
-      execFileSync('npx', ['tsup', '--silent'], { cwd: join(packagesDir, pkg), stdio: ['ignore', 'pipe', 'pipe'] });
+      execFileSync('npx', ['tsdown', '--logLevel', 'error'], { cwd: join(packagesDir, pkg), stdio: ['ignore', 'pipe', 'pipe'] });
     } catch (error) {
       const e = error as { stderr?: Buffer; stdout?: Buffer };
       const output = `${e.stdout?.toString() ?? ''}${e.stderr?.toString() ?? ''}`.trim();

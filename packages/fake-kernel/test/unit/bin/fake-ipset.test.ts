@@ -1,5 +1,5 @@
 /**
- * The fake-ipset executable end to end (dist/fake-ipset.js, built by `npx tsup`; built
+ * The fake-ipset executable end to end (dist/fake-ipset.js, built by `npx tsdown`; built
  * here when missing or older than its sources), run with execa like the Linux port runs
  * the real ipset.
  */
@@ -38,7 +38,7 @@ async function ipset(args: string[], input?: string): Promise<{ exitCode: number
 
 beforeAll(() => {
   if (!existsSync(bin) || statSync(bin).mtimeMs < newestSource(join(pkg, 'src'))) {
-    execaSync('npx', ['tsup'], { cwd: pkg, stdio: 'ignore' });
+    execaSync('npx', ['tsdown'], { cwd: pkg, stdio: 'ignore' });
   }
   dir = mkdtempSync(join(tmpdir(), 'fake-ipset-'));
   state = join(dir, 'state.json');

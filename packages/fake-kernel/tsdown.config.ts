@@ -1,0 +1,10 @@
+import { defineConfig } from 'tsdown';
+import { library, skipDts } from '../../tsdown.shared.ts';
+
+// The library entries with types; the fake-ipset executable without.
+export default defineConfig(
+  library({
+    entry: { index: 'src/index.ts', 'state-file': 'src/state-file.ts', 'fake-ipset': 'src/bin/fake-ipset.ts' },
+    dts: skipDts ? false : { entry: ['src/index.ts', 'src/state-file.ts'] },
+  }),
+);
