@@ -44,8 +44,7 @@ export function listenForStop(options: ListenForStopOptions = {}): StopListener 
   const target = options.target ?? process;
   const exit = options.exit ?? ((code: number) => process.exit(code));
   let first: string | undefined;
-  let resolve!: (signal: string) => void;
-  const stopped = new Promise<string>((ok) => (resolve = ok));
+  const { promise: stopped, resolve } = Promise.withResolvers<string>();
   const handlers = STOP_SIGNALS.map((name) => {
     const handler = (): void => {
       if (first === undefined) {

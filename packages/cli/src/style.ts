@@ -3,6 +3,7 @@
  * non-empty value, https://no-color.org) or when output goes to a pipe or file;
  * `FORCE_COLOR` (non-empty, not `0`) turns it on for pipes.
  */
+import { styleText } from 'node:util';
 
 /** The colours the command uses; each returns its text unchanged when colour is off. */
 export interface Style {
@@ -28,18 +29,22 @@ export function colorEnabled(stream: TtyLike, env: Readonly<Record<string, strin
   return stream.isTTY === true;
 }
 
-const wrap = (on: boolean, open: number, close: number) => (text: string) =>
-  on ? `\u001b[${open}m${text}\u001b[${close}m` : text;
+type Format = 'green' | 'red' | 'yellow' | 'cyan' | 'bold' | 'dim';
+
+// The escape codes come from Node (`util.styleText`); whether to colour at all is
+// `colorEnabled`'s decision, so Node's own stream and environment checks are off
+// (`validateStream: false`): they differ between 22.x releases.
+const paint = (on: boolean, format: Format) => (text: string) => (on ? styleText(format, text, { validateStream: false }) : text);
 
 /** A style with colour on or off. */
 export function createStyle(enabled: boolean): Style {
   return {
     enabled,
-    green: wrap(enabled, 32, 39),
-    red: wrap(enabled, 31, 39),
-    yellow: wrap(enabled, 33, 39),
-    cyan: wrap(enabled, 36, 39),
-    bold: wrap(enabled, 1, 22),
-    dim: wrap(enabled, 2, 22),
+    green: paint(enabled, 'green'),
+    red: paint(enabled, 'red'),
+    yellow: paint(enabled, 'yellow'),
+    cyan: paint(enabled, 'cyan'),
+    bold: paint(enabled, 'bold'),
+    dim: paint(enabled, 'dim'),
   };
 }
