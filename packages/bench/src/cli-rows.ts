@@ -48,10 +48,12 @@ export interface CliBenchContext {
   readonly wants: (workload: string) => boolean;
 }
 
-/** The rows and the method lines of W6–W8. */
+/** The rows and the method lines of W6–W8, and W6's peak RSS. */
 export interface CliRows {
   rows: ResultRow[];
   method: string[];
+  /** The largest peak RSS of W6's `ipsets apply` runs (NaN when W6 did not run). */
+  peakRssMb: number;
 }
 
 /** The desired file of W6–W8 as JSON (compact, as a generator would write it) and as block-style YAML. */
@@ -264,7 +266,7 @@ export async function runCliRows(ctx: CliBenchContext): Promise<CliRows> {
     'W7: `loadDesiredFile` of the built command on the same file as JSON and as block-style YAML, each load in a fresh node process; the times are of the load alone (not the process start).',
     'W8: `ipsets agent` on the W6 JSON file in a fresh namespace with `--interval 1s`; VmRSS of the agent process after its first apply and after each of the next three interval ticks (each a full save, parse and reconcile).',
   );
-  return { rows, method };
+  return { rows, method, peakRssMb: peakRss };
 }
 
 /** Ticks sampled after the first apply. */

@@ -46,6 +46,8 @@ export interface BenchReport {
   cpuSamples?: ReadonlyMap<string, readonly number[]>;
   /** Total wall time of the run. */
   wallMs: number;
+  /** The per-Node-line table (node-lines.ts), when the run measured it. */
+  nodeLines?: string;
 }
 
 /** Start marker of the hand-written notes kept across rewrites. */
@@ -115,6 +117,7 @@ export function renderBenchmarks(report: BenchReport, previous?: string): string
     '',
     `Chart: [${report.chart}](${report.chart}) — W1/W5 cold start, W2 resync (the agent's whole call and the real \`ipset save\`) and W3 one-pod churn against state size (log-log).`,
     '',
+    ...(report.nodeLines === undefined ? [] : ['## Per Node line', '', report.nodeLines, '']),
     '## Method',
     '',
     ...report.method.map((line) => `- ${line}`),

@@ -4,9 +4,11 @@
  * Writes BENCHMARKS.md and docs/bench-chart.svg at the repository root.
  *
  *   pnpm bench                       # every package's bench, this one included
- *   node --expose-gc --import tsx src/run.ts [--reps 3] [--max 1000000] [--only W1,W3] [--events 500] [--dry]
+ *   node --expose-gc --import tsx src/run.ts [--reps 3] [--max 1000000] [--only W1,W3] [--events 500] [--dry] [--no-lines]
  *
- * --max below 1,000,000, --only or --dry print the results without writing files.
+ * --max below 1,000,000, --only or --dry print the results without writing files. A
+ * full run also measures W1, W2, W6 and memory on every supported Node line
+ * (node-lines.ts; --no-lines skips that); `--lines-child FILE` is one such measurement.
  * IPSETS_BENCH_REAL=off measures the library side only (reference columns say why).
  */
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
@@ -33,6 +35,8 @@ import type { ChartSeries } from './chart.js';
 import { createNamespace, expectOk, probeRealKernel } from './kernel.js';
 import type { BenchNamespace } from './kernel.js';
 import { loadNow, machineInfo } from './machine.js';
+import { LINE_WORKLOADS, renderNodeLines, runNodeLines } from './node-lines.js';
+import type { LineChildResult } from './node-lines.js';
 import { renderBenchmarks } from './report.js';
 import type { ResultRow, Verdict } from './report.js';
 import {
@@ -48,6 +52,7 @@ import {
   timeSync,
 } from './stats.js';
 import { PER_SET, buildDriftedManager, buildManager, instantPort, makePods, perturb, setMeta } from './workloads.js';
+import { nodeBinary, nodeVersions } from '../../../scripts/toolchain.mjs';
 
 // ---------------------------------------------------------------------------
 // Options
@@ -63,6 +68,9 @@ const REPS = Number(option('reps') ?? 3);
 const EVENTS = Number(option('events') ?? 500);
 const ONLY = option('only')?.toUpperCase().split(',');
 const DRY = process.argv.includes('--dry') || TOP !== FULL || ONLY !== undefined;
+/** Set in a per-line child (node-lines.ts): where to write its samples. */
+const LINES_CHILD = option('lines-child');
+const PER_LINE = !DRY && LINES_CHILD === undefined && !process.argv.includes('--no-lines');
 const SIZES = [10_000, 100_000, 1_000_000].filter((n) => n < TOP).concat(TOP);
 const wants = (w: string): boolean => ONLY === undefined || ONLY.includes(w);
 
@@ -490,7 +498,10 @@ if (wants('W5')) {
   );
 }
 // W6–W8: the built command on a 1,000,000-member desired file (cli-rows.ts).
-const cli = wants('W6') || wants('W7') || wants('W8') ? await runCliRows({ root, reps: REPS, real, record, med, compare, log, wants }) : { rows: [], method: [] };
+const cli =
+  wants('W6') || wants('W7') || wants('W8')
+    ? await runCliRows({ root, reps: REPS, real, record, med, compare, log, wants })
+    : { rows: [], method: [], peakRssMb: Number.NaN };
 rows.push(...cli.rows);
 const memoryRow = (workload: string, bytes: number): ResultRow => ({
   workload,
@@ -541,8 +552,34 @@ const method = [
   ...cli.method,
 ];
 
+if (LINES_CHILD !== undefined) {
+  const child: LineChildResult = {
+    node: process.version,
+    samples: Object.fromEntries(samples),
+    cpuSamples: Object.fromEntries(cpuSamples),
+    bytesPerMember,
+    distinctBytes,
+    peakRssMb: cli.peakRssMb,
+  };
+  writeFileSync(LINES_CHILD, JSON.stringify(child));
+  process.exit(0);
+}
+
+let nodeLines: string | undefined;
+if (PER_LINE) {
+  managers.clear();
+  const lines = Object.entries(nodeVersions.lines).map(([line, version]) => ({ line, version, node: nodeBinary(version) }));
+  log(`${LINE_WORKLOADS} on Node ${lines.map((l) => l.version).join(', ')}: ${REPS} child runs per line, lines rotating`);
+  const results = await runNodeLines({ lines, reps: REPS, benchDir: join(root, 'packages', 'bench'), log });
+  nodeLines = renderNodeLines(results, REPS, nodeVersions.toolchain);
+  method.push(
+    `Per Node line: for each supported line's exact release (\`scripts/node-versions.json\`), a child \`run.ts --only ${LINE_WORKLOADS} --reps 1\` on that Node measures W1 and W2 at 1M, W6 and both memory rows, each against its own real \`ipset\` runs; ${REPS} repetitions, the order of the lines rotating in each, medians shown. The main table above is the toolchain's Node (${process.version}).`,
+  );
+}
+
 const report = {
   machine: machineInfo(real.version ?? `n/a (${real.reason ?? 'not installed'})`, loadAtStart),
+  ...(nodeLines === undefined ? {} : { nodeLines }),
   rows,
   chart: 'docs/bench-chart.svg',
   method,

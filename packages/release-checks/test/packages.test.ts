@@ -47,6 +47,13 @@ function run(
   return { status: result.status ?? -1, out: `${result.stdout ?? ''}${result.stderr ?? ''}${result.error ? String(result.error) : ''}` };
 }
 
+/**
+ * npm flags of every install here: the registry's metadata from npm's cache where it has
+ * it (five installs per run ask for the same packages), and a request that stalls is
+ * retried after a minute instead of hanging the test to its timeout.
+ */
+const NPM_INSTALL = ['install', '--prefer-offline', '--fetch-timeout=60000', '--no-audit', '--no-fund', '--loglevel=error'];
+
 /** The releases a user may run: the exact release of each supported line, and the oldest `engines` admits. */
 const NODES = [...new Set([nodeVersions.floor, ...Object.values(nodeVersions.lines)])];
 
@@ -176,7 +183,7 @@ describe.each(NODES)('the packed tarballs installed with npm into an empty proje
     // engine-strict: an `engines` range of ours or of a dependency that leaves this Node out fails the install.
     const installed = run(
       'npm',
-      ['install', '--engine-strict', '--no-audit', '--no-fund', '--loglevel=error', ...tarballs.values()],
+      [...NPM_INSTALL, '--engine-strict', ...tarballs.values()],
       project,
       540_000,
       env,
@@ -306,7 +313,7 @@ describe('a production install of the packed @ipsets/cli', () => {
     const closure = runtimeClosure();
     const installed = run(
       'npm',
-      ['install', '--omit=dev', '--no-audit', '--no-fund', '--loglevel=error', ...closure.map((name) => tarballs.get(name)!)],
+      [...NPM_INSTALL, '--omit=dev', ...closure.map((name) => tarballs.get(name)!)],
       production,
       540_000,
     );

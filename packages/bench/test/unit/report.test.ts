@@ -9,7 +9,7 @@ const rows: ResultRow[] = [
 ];
 
 const report: BenchReport = {
-  machine: { cores: 2, cpu: 'cpu', memoryGiB: 24, node: 'v20.0.0', kernel: '6.1', ipset: 'ipset v7.17', date: '2026-01-01T00:00:00Z', load: '1.0 → 2.0' },
+  machine: { cores: 2, cpu: 'cpu', memoryGiB: 24, node: 'v24.22.3', kernel: '6.1', ipset: 'ipset v7.17', date: '2026-01-01T00:00:00Z', load: '1.0 → 2.0' },
   rows,
   chart: 'docs/bench-chart.svg',
   method: ['interleaved'],
