@@ -10,8 +10,20 @@ import { join } from 'node:path';
 import { clearReports, lineReport, REPORT, summarize, testRuns } from './test-summary.mjs';
 import { nodeBinary, nodeVersions, root, toolchainNode, toolEnv } from './toolchain.mjs';
 
-const env = toolEnv(toolchainNode);
-const node = nodeBinary(toolchainNode);
+/** Stops with the message alone: a failed fetch or a bad setting needs no stack trace. */
+function fail(error) {
+  console.error(`npm run: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+}
+
+let env;
+let node;
+try {
+  env = toolEnv(toolchainNode);
+  node = nodeBinary(toolchainNode);
+} catch (error) {
+  fail(error);
+}
 
 function run(cmd, args, options = {}) {
   const result = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env, ...options });
@@ -82,7 +94,13 @@ if (command === 'demo') {
 } else if (command === 'playground') {
   process.exit(pnpmRun(['--filter', '@ipsets/browser-check', 'run', 'playground', ...process.argv.slice(3)]));
 } else if (command === 'test') {
-  process.exit(testAllLines());
+  let status = 1;
+  try {
+    status = testAllLines();
+  } catch (error) {
+    fail(error);
+  }
+  process.exit(status);
 } else if (command === 'turbo') {
   // `npm run build|typecheck|bench`: any turbo run, after the install a fresh clone needs.
   process.exit(pnpmRun(['exec', 'turbo', 'run', ...process.argv.slice(3)]));
