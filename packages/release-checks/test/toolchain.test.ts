@@ -43,7 +43,9 @@ function machineNode(): string {
 /** Runs `cmd` with the test's environment (less CI, which both tools read) and `env` over it. */
 function run(cmd: string, args: readonly string[], cwd: string, env: Record<string, string | undefined>) {
   const { CI: _ci, IPSETS_TEST_NODE_LINES: _lines, ...base } = process.env;
-  const result = spawnSync(cmd, args, { cwd, env: { ...base, ...env }, encoding: 'utf8', timeout: 300_000 });
+  const merged: Record<string, string> = {};
+  for (const [key, value] of Object.entries({ ...base, ...env })) if (value !== undefined) merged[key] = value;
+  const result = spawnSync(cmd, args, { cwd, env: merged, encoding: 'utf8', timeout: 300_000 });
   const stdout = result.stdout ?? '';
   return { status: result.status ?? -1, stdout, out: `${stdout}${result.stderr ?? ''}${result.error ? String(result.error) : ''}` };
 }
@@ -134,7 +136,15 @@ describe('no update notice for a newcomer', () => {
   // command ends, so what is tested is the setting each tool reads in this repository
   // (with a fresh HOME: a newcomer has no user config), against its default elsewhere.
   const setting = (cmd: string, args: readonly string[], cwd: string) => {
-    const result = run(cmd, args, cwd, { HOME: mkdtempSync(join(work, 'home-')) });
+    // Neither the settings the bootstrap exports nor a user config: only the repository's files.
+    const result = run(cmd, args, cwd, {
+      HOME: mkdtempSync(join(work, 'home-')),
+      npm_config_update_notifier: undefined,
+      pnpm_config_update_notifier: undefined,
+      NPM_CONFIG_UPDATE_NOTIFIER: undefined,
+      npm_config_userconfig: undefined,
+      npm_config_globalconfig: undefined,
+    });
     expect(result.status, result.out).toBe(0);
     return result.stdout.trim();
   };
@@ -147,6 +157,16 @@ describe('no update notice for a newcomer', () => {
   it('npm reads update-notifier=false here (.npmrc), so no "New version of npm available"', () => {
     expect(setting('npm', ['config', 'get', 'update-notifier'], ROOT)).toBe('false');
     expect(setting('npm', ['config', 'get', 'update-notifier'], work)).toBe('true');
+  });
+
+  it('turbo hands the machine\'s TLS and proxy settings to every task (the registry\'s Node binaries trust only their own CA list)', () => {
+    // Regression: the release check's npm installs ran under the registry's Node inside a
+    // turbo task without NODE_EXTRA_CA_CERTS, failed with SELF_SIGNED_CERT_IN_CHAIN behind
+    // a TLS-inspecting proxy, and retried for minutes.
+    const turbo = JSON.parse(readFileSync(`${ROOT}turbo.json`, 'utf8')) as { globalPassThroughEnv: string[] };
+    for (const name of ['NODE_EXTRA_CA_CERTS', 'SSL_CERT_FILE', 'SSL_CERT_DIR', 'HTTPS_PROXY', 'https_proxy', 'NO_PROXY']) {
+      expect(turbo.globalPassThroughEnv).toContain(name);
+    }
   });
 
   it('the bootstrap turns both off for the tools it runs, wherever they run (a temp project of the release check)', () => {
