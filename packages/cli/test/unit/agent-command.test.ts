@@ -108,7 +108,11 @@ describe('agentCommand', () => {
     await t.waitFor(applied('file changed'));
     expect(await kernelMembers()).toEqual(['10.0.0.2']);
 
-    await writeFile(file, 'sets: [{ type: nope, name: shop }]\n');
+    // Written beside and renamed into place (one watch event, as a ConfigMap swap is): an
+    // in-place write truncates first, and on a loaded machine the 20 ms debounce could
+    // read the empty file between the truncate and the write, counting two errors.
+    await writeFile(`${file}.tmp`, 'sets: [{ type: nope, name: shop }]\n');
+    await rename(`${file}.tmp`, file);
     const bad = await t.waitFor((l) => l.msg.includes('keeping the last good state'));
     expect(bad).toMatchObject({ level: 'warn', problem: 'invalid' });
     const metrics = await (await fetch(url('/metrics'))).text();
