@@ -7,26 +7,27 @@
  *   state at two sizes, `ipset save` of it, and an `ipset save` of an empty namespace
  *   (the cost of one run). CPU from the shell's `times` (the ipset child's user + system).
  * - Agent rows (this process's `process.cpuUsage()`): reading and hashing a file, the
- *   `ipsets` loader on the one-file JSON, gunzip of a part, core's `reconcileIPSets`
- *   on the kernel's real save text of a converged node, a process start (`ipsets agent
- *   --once --kernel fake` of a one-set file).
- * - Memory and the end-to-end check: the built `ipsets agent --kernel linux --netns NS
- *   --interval 2s` on the one-file JSON at both sizes; VmRSS sampled every 100 ms
- *   (steady = the lowest sample after the first apply, peak = VmHWM) and the agent's
- *   CPU per tick with its ipset children (`/proc/PID/stat`), printed next to what the
- *   model charges for one tick.
+ *   `ipsets` loader on the one-file JSON, gunzip of a part, a process start (`ipsets
+ *   agent --once --kernel fake` of a one-set file); core's `reconcileIPSets` alone on
+ *   the kernel's real save text is printed for comparison.
+ * - The agent end to end: the built `ipsets agent --kernel linux --netns NS --interval
+ *   2s` on the one-file JSON at both sizes. Its CPU per converged tick with its ipset
+ *   children (`/proc/PID/stat`) gives the reconcile's fixed and per-member cost (the
+ *   save's measured share taken out); VmRSS sampled every 100 ms gives the memory rows
+ *   (steady = the lowest sample after the first apply, the tick sawtooth = the highest,
+ *   the start's peak = VmHWM).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { reconcileIPSets } from '@ipsets/core';
 import type { CommandResult, DesiredState, IpsetPort } from '@ipsets/core';
 import { desiredStateOf, parseDesiredText } from '@ipsets/cli';
-import { createNamespace, expectOk, probeRealKernel } from '@ipsets/bench/kernel';
+import { createNamespace, expectOk, probeRealKernel, splitTimes } from '@ipsets/bench/kernel';
 import { mulberry32 } from '../prng.js';
 import { ClusterState } from './cluster-state.js';
 import { DEFAULT_COST_MODEL, reconcileCpuUs } from './cost-model.js';
@@ -91,10 +92,13 @@ function stateOf(pods: number): { text: string; desired: DesiredState; members: 
 }
 
 const slope = (x0: number, y0: number, x1: number, y1: number): number => (y1 - y0) / (x1 - x0);
-const r3 = (v: number): number => Math.round(v * 1000) / 1000;
+/** Four significant digits: what the measurement can tell. */
+const r3 = (v: number): number => Number(v.toPrecision(4));
 
 interface AgentRun {
   steadyBytes: number;
+  /** The highest RSS sampled between ticks' ends (the save's sawtooth). */
+  tickPeakBytes: number;
   peakBytes: number;
   tickCpuMs: number;
   ticks: number;
@@ -119,10 +123,13 @@ async function runAgent(bin: string, file: string, dir: string, seconds: number)
   const ns = createNamespace('ipsets-calibrate');
   try {
     const child = spawn(process.execPath, [bin, 'agent', file, '--kernel', 'linux', '--netns', ns.name, '--interval', '2s', '--no-metrics', '--lock-file', join(dir, `${ns.name}.lock`), '--log-format', 'json'], {
-      stdio: ['ignore', 'ignore', 'pipe'],
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
     let log = '';
+    child.stdout.on('data', (chunk: Buffer) => (log += chunk.toString('utf8')));
     child.stderr.on('data', (chunk: Buffer) => (log += chunk.toString('utf8')));
+    let exit = '';
+    const closed = new Promise((ok) => child.once('close', (code, signal) => ok((exit = `exit ${code}, signal ${signal}`))));
     const samples: { at: number; cpuMs: number; rss: number; hwm: number; applies: number }[] = [];
     const started = Date.now();
     while (Date.now() - started < seconds * 1000) {
@@ -132,13 +139,14 @@ async function runAgent(bin: string, file: string, dir: string, seconds: number)
       samples.push({ at: Date.now() - started, ...s, applies: (log.match(/apply converged/g) ?? []).length });
     }
     child.kill('SIGTERM');
-    await new Promise((ok) => child.once('close', ok));
+    await closed;
     const afterFirst = samples.filter((s) => s.applies >= 2);
-    if (afterFirst.length < 2) throw new Error(`the agent did not reach its second apply in ${seconds} s; its log:\n${log.slice(-2000)}`);
+    if (afterFirst.length < 2) throw new Error(`the agent did not reach its second apply in ${seconds} s (${exit}); its output:\n${log.slice(-2000)}`);
     const first = afterFirst[0]!;
     const last = afterFirst[afterFirst.length - 1]!;
     return {
       steadyBytes: Math.min(...afterFirst.map((s) => s.rss)),
+      tickPeakBytes: Math.max(...afterFirst.map((s) => s.rss)),
       peakBytes: last.hwm,
       tickCpuMs: (last.cpuMs - first.cpuMs) / Math.max(1, last.applies - first.applies),
       ticks: last.applies - first.applies,
@@ -170,8 +178,7 @@ export async function calibrate(): Promise<number> {
     out(`agent: read+sha256 ${readMs.toFixed(2)} ms for ${states[1]!.text.length} B; loader ${parse.map((p) => p.toFixed(1)).join(' / ')} ms; gunzip ${gunzipMs.toFixed(2)} ms for ${states[1]!.part.length} B`);
 
     // The built command's start: a one-set file, applied once on the fake kernel.
-    const require = createRequire(import.meta.url);
-    const bin = require.resolve('@ipsets/cli').replace(/index\.js$/, 'bin.js');
+    const bin = join(dirname(fileURLToPath(import.meta.resolve('@ipsets/cli'))), 'bin.js');
     const tiny = join(dir, 'tiny.json');
     writeFileSync(tiny, JSON.stringify({ owner: 'fleet-', sets: [{ type: 'namespace', name: 'a', members: ['10.0.0.1'] }] }));
     const startSamples: number[] = [];
@@ -219,7 +226,24 @@ export async function calibrate(): Promise<number> {
       }
       const lines = texts.map((t) => t.split('\n').filter((l) => l !== '').length);
       const members = saves.map(savedMemberCount);
-      const ipsetRunUs = median(empty) * 1000;
+      // Small restores as the agent runs them (`ip netns exec NS ipset -exist restore`), 50 in
+      // one shell whose `times` gives both processes' CPU (one run is below its 10 ms tick).
+      const small: number[] = [];
+      const ns = createNamespace('ipsets-calibrate');
+      try {
+        expectOk(await ns.ipset(['-exist', 'restore'], { input: 'create fleet-calibrate hash:net\n' }), 'ipset restore (create)');
+        const loop = `for i in $(seq 50); do echo "add fleet-calibrate 10.1.0.$i" | ip netns exec ${ns.name} ipset -exist restore || exit 1; done; times >&2`;
+        for (let r = 0; r < REPEAT; r++) {
+          const run = spawnSync('bash', ['-c', loop], { encoding: 'utf8' });
+          const { cpuMs } = splitTimes(run.stderr);
+          if (run.status !== 0 || Number.isNaN(cpuMs)) throw new Error(`small restores failed: ${run.stderr.slice(0, 300)}`);
+          small.push(cpuMs / 50);
+        }
+      } finally {
+        ns.dispose();
+      }
+      const ipsetRunUs = median(small) * 1000;
+      out(`kernel: a one-line restore through ip netns exec ${small.map((x) => x.toFixed(2)).join('/')} ms CPU (ip and ipset)`);
       kernel = {
         ipsetRunUs: Math.round(ipsetRunUs),
         saveUsPerMember: r3(slope(members[0]!, median(save[0]!), members[1]!, median(save[1]!)) * 1000),
@@ -229,21 +253,21 @@ export async function calibrate(): Promise<number> {
       out(`kernel: save ${save.map((s, i) => `${members[i]} members ${s.map((x) => x.toFixed(0)).join('/')} ms`).join('; ')}; empty save ${empty.map((x) => x.toFixed(1)).join('/')} ms`);
 
       // The library's share of a converged node's reconcile, on the kernel's own save text.
-      const plan = await Promise.all(
-        states.map((s, i) => {
-          const port: IpsetPort = { save: async () => ok(saves[i]!), listHeaders: async () => ok(''), listNames: async () => ok(''), restore: async () => ok('') };
-          return cpuMsOfAsync(() => reconcileIPSets(s.desired, port), 5);
-        }),
-      );
-      planUsPerMember = r3(slope(members[0]!, plan[0]!, members[1]!, plan[1]!) * 1000);
-      out(`agent: reconcileIPSets of a converged node ${plan.map((p, i) => `${members[i]} members ${p.toFixed(1)} ms`).join('; ')}`);
+      // One size after the other (their CPU windows must not overlap), after a warm-up.
+      const plan: number[] = [];
+      for (const [i, s] of states.entries()) {
+        const port: IpsetPort = { save: async () => ok(saves[i]!), listHeaders: async () => ok(''), listNames: async () => ok(''), restore: async () => ok('') };
+        const report = await reconcileIPSets(s.desired, port);
+        if (!report.converged || report.linesTotal !== 0) throw new Error(`the reconcile of a converged ${members[i]}-member node planned ${report.linesTotal} lines`);
+        plan.push(await cpuMsOfAsync(() => reconcileIPSets(s.desired, port), 5));
+      }
 
       // The built agent end to end: memory, and CPU per tick against what the model charges.
       const agentRuns: AgentRun[] = [];
       for (const [i, s] of states.entries()) {
         const f = join(dir, `agent-${i}.json`);
         writeFileSync(f, s.text);
-        agentRuns.push(await runAgent(bin, f, dir, 12));
+        agentRuns.push(await runAgent(bin, f, dir, 24));
       }
       const perMember = slope(members[0]!, agentRuns[0]!.steadyBytes, members[1]!, agentRuns[1]!.steadyBytes);
       const base = agentRuns[0]!.steadyBytes - perMember * members[0]!;
@@ -253,11 +277,15 @@ export async function calibrate(): Promise<number> {
         baseBytes: Math.round(base),
         bytesPerMember: Math.round(perMember),
         parseBytesPerTextByte: r3(parseFactor),
-        saveBytesPerMember: DEFAULT_COST_MODEL.memory.saveBytesPerMember,
+        saveBytesPerMember: Math.round((agentRuns[1]!.tickPeakBytes - agentRuns[1]!.steadyBytes) / members[1]!),
       };
-      // What the agent does per tick besides the save and plan: spawning two ipset children, the queue, metrics, logs.
-      const fixed = agentRuns.map((run, i) => run.tickCpuMs * 1000 - (2 * kernel.ipsetRunUs + members[i]! * (kernel.saveUsPerMember + planUsPerMember) + states[i]!.text.length * readUsPerByte));
-      reconcileFixedUs = Math.max(0, Math.round(median(fixed)));
+      // A converged tick of the real agent, end to end (the file check, ipset save and list -t,
+      // the reconcile, its children): fixed + per member, the save's own share taken out.
+      const tickPerMemberUs = slope(members[0]!, agentRuns[0]!.tickCpuMs, members[1]!, agentRuns[1]!.tickCpuMs) * 1000;
+      const tickFixedUs = agentRuns[0]!.tickCpuMs * 1000 - tickPerMemberUs * members[0]!;
+      planUsPerMember = r3(Math.max(0, tickPerMemberUs - kernel.saveUsPerMember - (states[1]!.text.length / members[1]!) * readUsPerByte));
+      reconcileFixedUs = Math.max(0, Math.round(tickFixedUs - 2 * kernel.ipsetRunUs));
+      out(`agent: reconcileIPSets alone (the library's share) ${plan.map((p, i) => `${members[i]} members ${p.toFixed(1)} ms`).join('; ')}`);
       for (const [i, run] of agentRuns.entries()) {
         out(`agent process, ${members[i]} members: steady RSS ${(run.steadyBytes / 2 ** 20).toFixed(1)} MiB, peak ${(run.peakBytes / 2 ** 20).toFixed(1)} MiB, ${run.tickCpuMs.toFixed(1)} ms CPU per tick (${run.ticks} ticks, ipset children included)`);
       }
@@ -268,9 +296,9 @@ export async function calibrate(): Promise<number> {
       agent: {
         reconcileFixedUs,
         planUsPerMember,
-        readUsPerByte: r3(readUsPerByte * 1000) / 1000,
-        parseUsPerByte: r3(parseUsPerByte * 1000) / 1000,
-        gunzipUsPerByte: r3(gunzipUsPerByte * 1000) / 1000,
+        readUsPerByte: r3(readUsPerByte),
+        parseUsPerByte: r3(parseUsPerByte),
+        gunzipUsPerByte: r3(gunzipUsPerByte),
         processStartUs: Math.round(processStartMs * 1000),
       },
       memory,

@@ -67,22 +67,26 @@ export interface CostModel {
 }
 
 /**
- * The default cost model, measured on this repository's 2-core build machine with
- * `npm run simulate -- --calibrate` (see the README for the commands, the load and
- * which rows come from a real kernel).
+ * The default cost model, measured on this repository's 2-core build machine by
+ * `npm run simulate -- --calibrate` (its output, rounded; the README has the raw
+ * samples, the load, and which rows come from the real kernel).
  */
 export const DEFAULT_COST_MODEL: CostModel = Object.freeze({
-  kernel: Object.freeze({ ipsetRunUs: 3_300, saveUsPerMember: 1.6, restoreUsPerLine: 6.5 }),
+  // Real kernel (ipset v7.17 in a network namespace): CPU of the ipset child (and of `ip netns exec`).
+  kernel: Object.freeze({ ipsetRunUs: 3_600, saveUsPerMember: 1.18, restoreUsPerLine: 3.62 }),
   agent: Object.freeze({
-    reconcileFixedUs: 5_000,
-    planUsPerMember: 0.9,
-    readUsPerByte: 0.003,
-    parseUsPerByte: 0.07,
-    gunzipUsPerByte: 0.004,
-    processStartUs: 350_000,
+    // From the real agent's converged ticks at 21,521 and 213,712 members (real kernel), the save's share taken out.
+    reconcileFixedUs: 65_700,
+    planUsPerMember: 0.98,
+    // In-process measurements of the command's own code (no kernel involved).
+    readUsPerByte: 0.00115,
+    parseUsPerByte: 0.0204,
+    gunzipUsPerByte: 0.00094,
+    processStartUs: 370_000,
   }),
-  memory: Object.freeze({ baseBytes: 75 * 2 ** 20, bytesPerMember: 250, parseBytesPerTextByte: 12, saveBytesPerMember: 120 }),
-  measured: 'provisional: BENCHMARKS.md (W1, W2, W7, W8) and the guide’s per-node table',
+  // The real agent's VmRSS at the two sizes (real kernel).
+  memory: Object.freeze({ baseBytes: 87_000_000, bytesPerMember: 404, parseBytesPerTextByte: 26.7, saveBytesPerMember: 582 }),
+  measured: 'npm run simulate -- --calibrate, 2026-12-01, 2 cores, load 6.9-8.1; ipset v7.17 (kernel, plan and memory rows real)',
 });
 
 /** The largest object etcd stores: a ConfigMap (data plus metadata) above it is refused by the API server. */

@@ -70,6 +70,7 @@ export function formatFleetReport(reports: readonly FleetReport[]): string {
       (c.scenario === 'policy-change' ? '' : `; ${c.churnPerSecond} pod changes/s published every ${seconds(c.publishEveryMs)}`) +
       (c.scenario === 'rollout' ? `; rollout maxUnavailable ${Math.round(c.maxUnavailable * 100)}%, minReady ${seconds(c.minReadyMs)}, restart ${seconds(c.restartMs)}` : ''),
     `costs: ${c.costs}`,
+    `per-hour figures are rates over the ${seconds(c.scenario === 'rollout' ? reports.reduce((m, r) => Math.max(m, r.rolloutMs ?? 0), 0) + c.intervalMs : c.durationMs)} simulated; convergence counts every publish until every node holds it`,
     '',
   ];
   const { header, rows } = fleetRows(reports);
