@@ -22,7 +22,7 @@ export function renderFleetChart(scenario: FleetScenario, byNodes: ReadonlyMap<n
   }
   const first = [...byNodes.values()][0]?.[0];
   return renderChart({
-    title: `Fleet simulation, ${scenario}: time from a publish to the nodes' kernels holding it`,
+    title: `Fleet simulation (${scenario}): from a publish to the kernels holding it`,
     subtitle:
       first === undefined
         ? undefined
