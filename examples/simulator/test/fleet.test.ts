@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -171,6 +172,12 @@ describe('ipsets-simulate (the built command)', () => {
     const second = await run(process.execPath, args, { timeout: 60_000 });
     expect(second.stdout).toBe(first.stdout);
   }, 130_000);
+
+  it('draws docs/fleet-convergence.svg as it is checked in (the guide’s chart matches the model)', async () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'ipsets-fleet-chart-')), 'chart.svg');
+    await run(process.execPath, [CLI, '--scenario', 'policy-change', '--chart', out], { timeout: 180_000 });
+    expect(readFileSync(out, 'utf8')).toBe(readFileSync(join(root, '..', '..', 'docs', 'fleet-convergence.svg'), 'utf8'));
+  }, 200_000);
 
   it('refuses a bad flag with exit 2 and the usage', async () => {
     const failed = await run(process.execPath, [CLI, '--scenario', 'policy-change', '--delivery', 'zip'], { timeout: 30_000 }).catch((e: { code: number; stderr: string }) => e);
