@@ -14,7 +14,7 @@
  *
  * The fleet is converged on version 0 before time 0: each node's agent started at a
  * random moment of the warm-up (so interval ticks and kubelet syncs have random
- * phases). Everything is a function of the configuration and the seed.
+ * phases). Everything is a function of the configuration (its seed included).
  */
 import { reconcileIPSets } from '@ipsets/core';
 import { FakeKernel, convergenceProblems, createFakePort } from '@ipsets/fake-kernel';
@@ -152,7 +152,7 @@ function resolve(config: FleetConfig): Resolved {
 
 /**
  * The published versions of one cluster and the reconciles planned for them. They
- * depend only on the seed, the shape and the producer's schedule (never on the
+ * depend only on the random seed, the shape and the producer's schedule (never on the
  * delivery mode, the fleet size or timing), so runs that share those share them: the
  * modes of one command, and the fleet sizes of the chart.
  */
