@@ -164,39 +164,31 @@ function checkCost(mode: DeliveryMode, seen: StateVersion | undefined, now: Stat
   return { cpuUs, transientBytes, parsed };
 }
 
+function deliveryMode(
+  name: DeliveryModeName,
+  describe: string,
+  objectsOf: (v: StateVersion) => readonly PartContent[],
+  /** Bytes of an object's data: what is stored on the node and sent on the wire. */
+  payload: (o: PartContent) => number,
+  gzip: boolean,
+): DeliveryMode {
+  const mode: DeliveryMode = {
+    name,
+    describe,
+    objectsOf,
+    wireBytes: (o) => payload(o) + CONFIGMAP_OVERHEAD_BYTES,
+    fileBytes: payload,
+    check: (seen, now, costs) => checkCost(mode, seen, now, costs, gzip),
+  };
+  return mode;
+}
+
 /** The three modes (see {@link DeliveryMode}). */
 export const DELIVERY_MODES: Readonly<Record<DeliveryModeName, DeliveryMode>> = Object.freeze({
-  'one-file': {
-    name: 'one-file',
-    describe: 'one ConfigMap holding the whole desired file',
-    objectsOf: (v) => [v.whole],
-    wireBytes: (o) => o.bytes + CONFIGMAP_OVERHEAD_BYTES,
-    fileBytes: (o) => o.bytes,
-    check(seen, now, costs) {
-      return checkCost(this, seen, now, costs, false);
-    },
-  },
-  parts: {
-    name: 'parts',
-    describe: 'one projected volume of several ConfigMaps (data), one part each',
-    objectsOf: (v) => v.parts,
-    wireBytes: (o) => o.bytes + CONFIGMAP_OVERHEAD_BYTES,
-    fileBytes: (o) => o.bytes,
-    check(seen, now, costs) {
-      return checkCost(this, seen, now, costs, false);
-    },
-  },
-  'gzip-parts': {
-    name: 'gzip-parts',
-    describe: 'the same parts gzipped (binaryData), decompressed by the agent with a bound',
-    objectsOf: (v) => v.parts,
-    // binaryData travels as raw bytes in protobuf (base64 only in JSON and YAML).
-    wireBytes: (o) => o.gzipBytes + CONFIGMAP_OVERHEAD_BYTES,
-    fileBytes: (o) => o.gzipBytes,
-    check(seen, now, costs) {
-      return checkCost(this, seen, now, costs, true);
-    },
-  },
+  'one-file': deliveryMode('one-file', 'one ConfigMap holding the whole desired file', (v) => [v.whole], (o) => o.bytes, false),
+  parts: deliveryMode('parts', 'one projected volume of several ConfigMaps (data), one part each', (v) => v.parts, (o) => o.bytes, false),
+  // binaryData travels as raw bytes in protobuf (base64 only in JSON and YAML).
+  'gzip-parts': deliveryMode('gzip-parts', 'the same parts gzipped (binaryData), decompressed by the agent with a bound', (v) => v.parts, (o) => o.gzipBytes, true),
 });
 
 /** Why `version` cannot be published in `mode` (an object past the 1 MiB limit), or undefined. */
