@@ -187,7 +187,7 @@ export async function fleetMain(args: readonly string[]): Promise<number> {
     if (reports.length === 0) throw new RangeError(skipped.join('; '));
     process.stdout.write(parsed.json ? `${JSON.stringify(reports, null, 1)}\n` : formatFleetReport(reports));
     for (const why of skipped) process.stdout.write(`not simulated: ${why}\n`);
-    const work = reports.map((r) => `${r.config.delivery}: ${r.work.timers} timers, ${r.work.pairsPlanned} reconciles planned`).join('; ');
+    const work = reports.map((r) => `${r.config.delivery}: ${r.work.timers} timers, ${r.work.pairsPlanned} version pairs reconciled`).join('; ');
     process.stderr.write(`simulated in ${((performance.now() - started) / 1000).toFixed(1)} s of wall time (${work})\n`);
     return reports.some((r) => r.kernelProblems > 0) ? 1 : 0;
   } catch (error) {
