@@ -228,4 +228,18 @@ describe('one Node support policy, named the same everywhere', () => {
     const unit = readFileSync(`${ROOT}deploy/systemd/ipsets-agent.service`, 'utf8');
     expect(unit).toContain(`${lines.slice(0, -1).join(', ')} or ${lines.at(-1)}`);
   });
+
+  it('no file of the repository names Node 20 as the runtime', () => {
+    const files = spawnSync('git', ['ls-files'], { cwd: ROOT, encoding: 'utf8' }).stdout.trim().split('\n');
+    const named = /node(\.js)?[ :@-]?v?20\b|node(\.js)? *\(?(>=|≥) ?20|@types\/node.{0,6}\b20\.|\bnode20\b/i;
+    const offending = files
+      .filter((file) => file !== 'pnpm-lock.yaml' && file !== 'packages/release-checks/test/toolchain.test.ts' && existsSync(`${ROOT}${file}`))
+      .flatMap((file) =>
+        readFileSync(`${ROOT}${file}`, 'utf8')
+          .split('\n')
+          // A line that says Node 20 is gone (a changeset, the support policy) names no runtime.
+          .flatMap((text, i) => (named.test(text) && !/no longer supported|end of life/i.test(text) ? [`${file}:${i + 1}: ${text.trim()}`] : [])),
+      );
+    expect(offending).toEqual([]);
+  });
 });
