@@ -15,8 +15,9 @@ import { resolve } from 'node:path';
 import { Registry } from 'prom-client';
 import { IpsetsError, isIpsetsError, quote, reconcileIPSets } from '@ipsets/core';
 import type { ApplyReport, DesiredState, IpsetPort } from '@ipsets/core';
-import { createIpsetAgent } from '@ipsets/exec-linux';
+import { createIpsetAgent, readIpsetVersion } from '@ipsets/exec-linux';
 import { EXIT } from '../cli-io.js';
+import { cliVersion } from '../program.js';
 import type { CliIo } from '../cli-io.js';
 import { desiredStateOf, parseDesiredText } from '../desired-file.js';
 import {
@@ -26,7 +27,7 @@ import {
   DEFAULT_READ_TIMEOUT_MS,
   DEFAULT_RESTORE_TIMEOUT_MS,
 } from '../defaults.js';
-import { openKernel } from '../kernel.js';
+import { CLI_OPTION_NAMES, checkKernelOptions, openKernel } from '../kernel.js';
 import type { KernelOptions } from '../kernel.js';
 import { parseListenAddress } from '../listen-address.js';
 import { createLogger } from '../logging.js';
@@ -38,11 +39,11 @@ import { DesiredSource } from '../agent/desired-source.js';
 import { guardEmptyDesired } from '../empty-desired.js';
 import { AgentProbes } from '../agent/health.js';
 import { closeServer, serveAgentHttp } from '../agent/http-server.js';
-import { createFileAgentMetrics } from '../agent/metrics.js';
+import { addProcessMetrics, createFileAgentMetrics } from '../agent/metrics.js';
 import { ApplyScheduler } from '../agent/scheduler.js';
 
-export { createFileAgentMetrics } from '../agent/metrics.js';
-export type { FileAgentMetrics } from '../agent/metrics.js';
+export { addProcessMetrics, createFileAgentMetrics } from '../agent/metrics.js';
+export type { BuildInfo, FileAgentMetrics } from '../agent/metrics.js';
 
 export { DEFAULT_GRACE_MS, DEFAULT_MAX_FAILURES, DEFAULT_METRICS_BIND_ADDRESS } from '../defaults.js';
 
@@ -70,6 +71,8 @@ export interface AgentCommandOptions extends KernelOptions {
   once?: boolean;
   /** Apply a FILE with no sets even when that destroys owned sets (refused otherwise). */
   allowEmpty?: boolean;
+  /** The owner prefix when FILE names none (`--owner`; default `ipsets-`); a FILE naming another is invalid. */
+  owner?: string;
   logFormat?: LogFormat;
   logLevel?: LogLevel;
   /** Resolves when the agent should stop (default: SIGINT or SIGTERM). */
@@ -82,6 +85,13 @@ export interface AgentCommandOptions extends KernelOptions {
 function libraryLevel(level: LogLevel): LogLevel {
   if (level === 'debug') return 'debug';
   return level === 'info' ? 'warn' : level;
+}
+
+/** `ipsets_build_info`'s `ipset_version`: the ipset found (`7.17`), `fake`, or `unknown`. */
+async function ipsetVersionLabel(options: KernelOptions): Promise<string> {
+  if (options.kernel === 'fake') return 'fake';
+  const found = await readIpsetVersion(options.ipset === undefined ? {} : { ipsetPath: options.ipset });
+  return found.version ?? 'unknown';
 }
 
 /** The exit code of one apply: 0 converged, 3 converged except in-use leftovers, 1 not converged. */
@@ -102,9 +112,11 @@ export async function agentCommand(file: string, options: AgentCommandOptions, i
     ...(options.logLevel === undefined ? {} : { level: options.logLevel }),
   });
   if (options.deprecatedMetricsFlag === true) log.warn({ flag: '--metrics' }, '--metrics is deprecated; use --metrics-bind-address');
-  // Bad input at start is refused before anything runs: no kernel touched, exit 2.
+  // Bad input at start is refused before anything runs: no kernel touched, no lock taken, exit 2.
   const serve = options.once !== true && options.noMetrics !== true;
   const address = serve ? parseListenAddress(options.metricsBindAddress ?? DEFAULT_METRICS_BIND_ADDRESS) : undefined;
+  await checkKernelOptions(options);
+  const lockFile = await lockPathFor(options, io.cwd);
   const graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
   // Listeners first: a SIGTERM while a big file is still being read ends the agent cleanly too.
   let stopping = false;
@@ -127,13 +139,14 @@ export async function agentCommand(file: string, options: AgentCommandOptions, i
   async function runAgent(): Promise<number> {
     const registry = new Registry();
     const metrics = createFileAgentMetrics(registry);
+    addProcessMetrics(registry, { version: cliVersion(), ipsetVersion: await ipsetVersionLabel(options) });
     let scheduler: ApplyScheduler | undefined;
     let probes: AgentProbes | undefined;
     const source = await DesiredSource.open(
       {
         path,
         debounceMs: options.debounceMs,
-        load: (text) => desiredStateOf(parseDesiredText(text, { source: path })),
+        load: (text) => desiredStateOf(parseDesiredText(text, { source: path, ...(options.owner === undefined ? {} : { owner: options.owner, ownerSource: '--owner' }) })),
         onChange: () => scheduler?.trigger('file changed'),
         onProblem: (kind, message, error) => {
           metrics.fileError();
@@ -160,7 +173,6 @@ export async function agentCommand(file: string, options: AgentCommandOptions, i
       },
     );
     await openKernel(options, io.cwd);
-    const lockFile = await lockPathFor(options, io.cwd);
 
     const holder = { desiredState: (): DesiredState => source.desired };
     // The fake kernel is reloaded per apply: the port follows whichever kernel is open.
@@ -177,7 +189,7 @@ export async function agentCommand(file: string, options: AgentCommandOptions, i
       registry,
       maxConsecutiveFailures: options.maxFailures ?? DEFAULT_MAX_FAILURES,
       // The whole read–plan–restore cycle of every apply holds the kernel lock.
-      lock: { path: lockFile, ...(options.waitMs === undefined ? {} : { waitMs: options.waitMs }) },
+      lock: { path: lockFile, flockPathName: CLI_OPTION_NAMES.flockPath, ...(options.waitMs === undefined ? {} : { waitMs: options.waitMs }) },
       // Five restore attempts, two reads and the lock wait: anything longer is stuck.
       stuckAfterMs: 5 * restoreMs + 2 * readMs + (options.waitMs ?? 30_000) + 30_000,
       drivers: {
@@ -201,11 +213,21 @@ export async function agentCommand(file: string, options: AgentCommandOptions, i
 
     let onFatal: (() => void) | undefined;
     const fatalReached = new Promise<'fatal'>((ok) => (onFatal = () => ok('fatal')));
+    // Why the last apply's desired state was refused (an empty file that would destroy
+    // owned sets): shown like an invalid file until an apply is accepted again.
+    let refusal: string | undefined;
     const applyOnce = async (why: string): Promise<number> => {
       const started = io.now();
       try {
         const report = await agent.reconcile();
         const durationMs = Math.round(io.now() - started);
+        if (refusal !== undefined) {
+          refusal = undefined;
+          if (source.fileProblem === undefined) {
+            probes?.setFileProblem(undefined);
+            metrics.fileValid(true);
+          }
+        }
         metrics.observe(report);
         const fields = {
           trigger: why,
@@ -224,6 +246,18 @@ export async function agentCommand(file: string, options: AgentCommandOptions, i
         if (agent.fatalError !== undefined) throw agent.fatalError;
         return exitOfReport(report);
       } catch (error) {
+        if (isIpsetsError(error, 'INVALID_INPUT')) {
+          // Refused before anything reached the kernel (not counted toward --max-failures):
+          // the kernel keeps the last good state, as with an invalid file.
+          if (refusal !== error.message) {
+            refusal = error.message;
+            metrics.fileError();
+            metrics.fileValid(false);
+            probes?.setFileProblem(error.message);
+            log.warn({ trigger: why, file: path, err: error }, 'the desired state was refused; keeping the last good state');
+          }
+          return EXIT.badInput;
+        }
         metrics.kernelError();
         if (isIpsetsError(error, 'MAX_CONSECUTIVE_FAILURES')) {
           log.error(

@@ -16,7 +16,7 @@ import { loadDesiredInput } from '../desired-input.js';
 import { guardEmptyDesired } from '../empty-desired.js';
 import { applyOutcome, formatApplyReport, reportToJson } from '../output/apply-report.js';
 import { labelsOf } from '../output/labels.js';
-import { openKernel } from '../kernel.js';
+import { checkKernelOptions, openKernel } from '../kernel.js';
 import { prefetchReads } from '../kernel/prefetch.js';
 import { withProgress } from '../kernel/progress.js';
 import type { KernelOptions } from '../kernel.js';
@@ -45,6 +45,8 @@ export interface ApplyCommandOptions extends KernelOptions {
   handleSignals?: boolean;
   /** Apply a FILE with no sets even when that destroys owned sets (refused otherwise). */
   allowEmpty?: boolean;
+  /** The owner prefix when FILE names none (`--owner`; default `ipsets-`); a FILE naming another is refused. */
+  owner?: string;
 }
 
 /** Runs `ipsets apply`; returns the exit code. */
@@ -76,9 +78,10 @@ export async function applyCommand(file: string, options: ApplyCommandOptions, i
           onForce: (signal) => log.error({ signal }, 'second signal: exiting now; the kernel may be half-applied, run apply again'),
         });
   try {
-    // Validate the whole file before the kernel is even opened: a bad file changes nothing.
-    const desiredFile = await loadDesiredInput(file, io, options.stdin);
+    // Flags, then the whole file, before the lock is taken or the kernel opened: bad input changes nothing.
+    await checkKernelOptions(options);
     const lockFile = await lockPathFor(options, io.cwd);
+    const desiredFile = await loadDesiredInput(file, io, options.stdin, options.owner);
     // The whole read–plan–restore cycle holds the kernel lock; a fake kernel's state is
     // read inside it too, so that two writers never work from the same old state.
     const lockOptions = { signal: waitAbort.signal, ...(options.waitMs === undefined ? {} : { waitMs: options.waitMs }) };

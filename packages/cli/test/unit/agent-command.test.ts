@@ -12,6 +12,7 @@ import { kernelName } from '@ipsets/core';
 import { agentCommand } from '../../src/commands/agent.js';
 import type { CliIo } from '../../src/cli-io.js';
 import { loadFakeKernel } from '../../src/kernel/fake-state-file.js';
+import { DEFAULT_CLI_OWNER } from '../../src/defaults.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -70,7 +71,7 @@ function testIo() {
   };
 }
 
-const SHOP = kernelName('ns-shop');
+const SHOP = kernelName('ns-shop', { owner: DEFAULT_CLI_OWNER });
 const shop = (...members: string[]) => `sets:\n  - { type: namespace, name: shop, members: [${members.join(', ')}] }\n`;
 const applied = (trigger?: string) => (l: Line) => l.msg === 'apply converged' && (trigger === undefined || l['trigger'] === trigger);
 const kernelMembers = async () => (await loadFakeKernel(join(dir, '.ipsets-state.json'))).members(SHOP);
