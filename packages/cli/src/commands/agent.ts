@@ -37,6 +37,8 @@ import { listenForStop } from '../signals.js';
 import { wrapPort } from '../port-wrap.js';
 import { DesiredSource } from '../agent/desired-source.js';
 import { guardEmptyDesired } from '../empty-desired.js';
+import { checkKernelAfterEarlyEnd, endedEarlyBy, formatKernelCheck } from '../kernel/after-abort.js';
+import { labelsOf } from '../output/labels.js';
 import { AgentProbes } from '../agent/health.js';
 import { closeServer, serveAgentHttp } from '../agent/http-server.js';
 import { addProcessMetrics, createFileAgentMetrics } from '../agent/metrics.js';
@@ -201,6 +203,24 @@ export async function agentCommand(file: string, options: AgentCommandOptions, i
           // A truncated or badly templated FILE must not wipe the node: refused, and the kernel keeps what it has.
           await guardEmptyDesired(desired, port, { source: path, ...(options.allowEmpty === true ? { allowEmpty: true } : {}) });
           const report = await reconcileIPSets(desired, port, driverOptions);
+          // An apply cut short (the stop's grace, --timeout) saw none of the killed restore's
+          // lines: the kernel, read again, says which sets reached their desired state.
+          const endedBy = endedEarlyBy(report);
+          if (endedBy !== undefined) {
+            const check = await checkKernelAfterEarlyEnd(desired, kernel.port, report, endedBy);
+            log.warn(
+              {
+                endedBy,
+                countedNotConverged: check.counted,
+                convergedAfterAll: check.converged.length,
+                stillDiffer: check.notConverged.slice(0, 20),
+                stillDifferCount: check.notConverged.length,
+                uncertain: check.uncertain.slice(0, 20),
+                ...(check.readError === undefined ? {} : { readError: check.readError }),
+              },
+              formatKernelCheck(check, labelsOf(desired)).trim(),
+            );
+          }
           await kernel.persist();
           return report;
         },
