@@ -93,7 +93,7 @@ export function createLinuxPort(options: LinuxPortOptions = {}): IpsetPort {
   const forceKillAfterMs = options.forceKillAfterMs ?? 2000;
   for (const [key, value] of [['ipsetPath', ipsetPath], ['ipPath', ipPath]] as const) {
     if (value === '' || value.includes('\0')) {
-      throw new IpsetsError('INVALID_ARGUMENT', `${key} ${quote(value)} is not usable; expected a command name or a path`, {
+      throw new IpsetsError('INVALID_ARGUMENT', `${nameOf(key)} ${quote(value)} is not usable; expected a command name or a path`, {
         details: { [key]: value },
       });
     }

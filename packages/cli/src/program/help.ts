@@ -39,13 +39,15 @@ Azure NPM's).`;
 /** The exit codes of every command. */
 export const EXIT_CODES_HELP = `
 Exit codes:
-  0  done (apply: converged; agent: clean stop after SIGTERM/SIGINT; diff --exit-code: no differences)
-  1  not converged, or the kernel failed (incl. a timeout; a report is printed); diff --exit-code: differences
-  2  bad input: nothing was changed (a bad file or flag, a refused empty desired state, no command)
+  0  done (apply: converged; agent: clean stop after SIGTERM/SIGINT)
+  1  not converged, or the kernel failed (incl. a timeout; a report is printed)
+  2  bad input: nothing was changed (a bad file or flag, no command, a refused
+     empty desired state)
   3  converged except owned sets the kernel still references (in use)
   4  another writer holds the kernel lock and --wait ran out
   5  agent: --max-failures failing applies in a row (let the supervisor restart it)
-  6  diff --exit-code: the kernel could not be read (whether it differs is unknown)
+  6  diff --exit-code: the kernel could not be read (diff --exit-code: 0 no
+     differences, 1 differences)
   130/143  a second SIGINT/SIGTERM forced the exit`;
 
 /** After `ipsets --help`: which kernel a command uses, and the exit codes. */

@@ -15,7 +15,7 @@ import {
   DEFAULT_STATE_FILE,
 } from '../defaults.js';
 import { parseDuration as parseDurationText } from '../duration.js';
-import { LOG_LEVELS, parseLogFormat, parseLogLevel } from '../logging.js';
+import { LOG_FORMATS, LOG_LEVELS, parseLogFormat, parseLogLevel } from '../logging.js';
 import type { LogFormat, LogLevel } from '../logging.js';
 
 export function positiveInt(name: string) {
@@ -46,6 +46,15 @@ export function choice<T extends string>(parse: (value: string) => T) {
       throw new InvalidArgumentError(isIpsetsError(error) ? `${error.message}.` : String(error));
     }
   };
+}
+
+/**
+ * Lists `values` as the option's choices for the help, the completion and the man page,
+ * keeping its own parser (whose message says what was expected in the house style).
+ */
+function withCompletions(option: Option, values: readonly string[]): Option {
+  option.argChoices = [...values];
+  return option;
 }
 
 /** What a command with a kernel accepts. */
@@ -80,8 +89,13 @@ export function kernelOptions(cmd: Command, flags: KernelFlags = {}): Command {
   }
   if (flags.logs === true) {
     cmd
-      .addOption(new Option('--log-format <format>', 'log lines on stderr: json (one object per line) or text (default: text on a terminal, else json)').argParser(choice(parseLogFormat)))
-      .addOption(new Option('--log-level <level>', `least severe log line written: ${LOG_LEVELS.join(', ')}`).argParser(choice(parseLogLevel)).default('info'));
+      .addOption(
+        withCompletions(
+          new Option('--log-format <format>', 'log lines on stderr: json (one object per line) or text (default: text on a terminal, else json)').argParser(choice(parseLogFormat)),
+          LOG_FORMATS,
+        ),
+      )
+      .addOption(withCompletions(new Option('--log-level <level>', `least severe log line written: ${LOG_LEVELS.join(', ')}`).argParser(choice(parseLogLevel)).default('info'), LOG_LEVELS));
   }
   return cmd;
 }
