@@ -93,15 +93,18 @@ describe('which packages are published', () => {
 });
 
 describe.each(PUBLISHED.map((p) => `@ipsets/${p}`))('the packed tarball of %s', (name) => {
-  it('carries LICENSE (MIT, the @ipsets authors), README, dist and the registry metadata, and no workspace: ranges', () => {
+  it('carries LICENSE (MIT, the @ipsets authors) and NOTICE (the credit to Azure NPM), both the repository\'s own, README, dist and the registry metadata, and no workspace: ranges', () => {
     const tarball = tarballs.get(name)!;
     const files = tarList(tarball);
     expect(files).toContain('LICENSE');
+    expect(files).toContain('NOTICE');
     expect(files).toContain('README.md');
     expect(files).toContain('package.json');
-    expect(files.filter((f) => !['LICENSE', 'README.md', 'package.json'].includes(f) && !f.startsWith('dist/'))).toEqual([]);
+    expect(files.filter((f) => !['LICENSE', 'NOTICE', 'README.md', 'package.json'].includes(f) && !f.startsWith('dist/'))).toEqual([]);
     const license = tarFile(tarball, 'LICENSE');
     expect(license).toMatch(/^MIT License\n\nCopyright \(c\) \d{4} The @ipsets authors\n/);
+    expect(license).toBe(readFileSync(`${ROOT}LICENSE`, 'utf8'));
+    expect(tarFile(tarball, 'NOTICE')).toBe(readFileSync(`${ROOT}NOTICE`, 'utf8'));
     const readme = tarFile(tarball, 'README.md');
     expect(readme).toMatch(new RegExp(`^# ${name.replace('/', '\\/')}`, 'm'));
     const manifest = JSON.parse(tarFile(tarball, 'package.json')) as Manifest;
@@ -115,6 +118,7 @@ describe.each(PUBLISHED.map((p) => `@ipsets/${p}`))('the packed tarball of %s', 
     expect(manifest.bugs?.url).toMatch(/^https:\/\//);
     expect(manifest.keywords?.length).toBeGreaterThan(2);
     expect(manifest.files).toContain('LICENSE');
+    expect(manifest.files).toContain('NOTICE');
     expect(JSON.stringify(manifest.dependencies ?? {})).not.toContain('workspace:');
   });
 
@@ -168,11 +172,12 @@ describe('the packed tarballs installed with npm into an empty project', () => {
   it('`ipsets --version` and `ipsets plan` run from node_modules/.bin', () => {
     const version = run(join(project, 'node_modules/.bin/ipsets'), ['--version'], project);
     expect(version.status, version.out).toBe(0);
-    expect(version.out.trim()).toBe((JSON.parse(tarFile(tarballs.get('@ipsets/cli')!, 'package.json')) as Manifest).version);
+    expect(version.out.split('\n')[0]).toBe(`ipsets ${(JSON.parse(tarFile(tarballs.get('@ipsets/cli')!, 'package.json')) as Manifest).version}`);
     writeFileSync(join(project, 'small.yaml'), readFileSync(`${ROOT}examples/small.yaml`));
     const plan = run(join(project, 'node_modules/.bin/ipsets'), ['plan', 'small.yaml'], project);
     expect(plan.status, plan.out).toBe(0);
-    expect(plan.out.match(/^-N azure-npm-\w+ --exist /gm)).toHaveLength(11);
+    // The command's own owner prefix: never Azure NPM's by default.
+    expect(plan.out.match(/^-N ipsets-\w+ --exist /gm)).toHaveLength(11);
   });
 
   const consumer = (load: string): string => `${load}
