@@ -125,6 +125,7 @@ function unknownKeysMessage(keys: readonly string[], where: keyof typeof EXPECTE
 function checkKnownKeys(c: Collector, path: readonly PropertyKey[], value: object, where: keyof typeof EXPECTED_KEYS): void {
   const allowed: readonly string[] = EXPECTED_KEYS[where];
   const unknown = Object.keys(value).filter((k) => !allowed.includes(k));
+  // A parser may make "__proto__" an own key that Object.keys sees but `in`-style checks miss: it is unknown like any other.
   if (unknown.length > 0) c.add(path, () => unknownKeysMessage(unknown, where));
 }
 
@@ -219,7 +220,8 @@ export function validateDesiredDocument(
     return { ok: false, problems: c.problems, total: c.total };
   }
   const raw = parsed.data;
-  checkKnownKeys(c, [], raw, '(root)');
+  // The keys of the document itself: zod's copy drops a "__proto__" key (it becomes the copy's prototype).
+  checkKnownKeys(c, [], doc as object, '(root)');
   // Each set on its own: a set of the wrong shape is reported and left out of the checks
   // that need its type and name; every other set is still checked to its last member.
   const rawSets: (RawSet | undefined)[] = raw.sets.map((value, i) => {
@@ -228,7 +230,7 @@ export function validateDesiredDocument(
       for (const issue of set.error.issues) c.add(['sets', i, ...issue.path], () => zodIssueMessage(issue));
       return undefined;
     }
-    checkKnownKeys(c, ['sets', i], set.data, 'set');
+    checkKnownKeys(c, ['sets', i], value as object, 'set');
     return set.data;
   });
 

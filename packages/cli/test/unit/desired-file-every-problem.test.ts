@@ -55,3 +55,12 @@ describe('one structural problem never hides the others', () => {
     expect(problemsOf('- 1\n').map((p) => p.path)).toEqual(['(root)']);
   });
 });
+
+describe('keys a JavaScript object treats specially are unknown keys like any other', () => {
+  it('__proto__ at the root and constructor in a set are refused', () => {
+    expect(problemsOf('{"__proto__":{"sets":[]},"sets":[]}').map((p) => p.message)).toEqual(['unknown key "__proto__"; expected only owner, scheme, sets']);
+    expect(problemsOf('sets:\n  - { type: namespace, name: a, constructor: 1 }\n').map((p) => p.message)).toEqual([
+      'unknown key "constructor"; expected only type, name, members, family, maxelem, hashsize',
+    ]);
+  });
+});
