@@ -133,22 +133,22 @@ export function createProgram(io: CliIo, result: { code: number }): Command {
 
   kernelOptions(
     ownerOption(
-    program
-      .command('agent')
-      .description('keep the kernel equal to FILE: apply on start, on every change of FILE, and on an interval')
-      .argument('<file>', 'desired-state file (JSON or YAML)')
-      .addOption(new Option('--interval <duration>', 'reconcile (and re-read FILE) this often even without changes').argParser(parseDuration).default(DEFAULT_INTERVAL_MS, '60s'))
-      .addOption(
-        new Option('--debounce <duration>', 'wait this long after a change of FILE before applying').argParser(parseDuration).default(DEFAULT_DEBOUNCE_MS, '200ms'),
-      )
-      .option('--metrics-bind-address <host:port>', `serve /metrics, /livez and /readyz here (default ${DEFAULT_METRICS_BIND_ADDRESS}; any address when given, e.g. 0.0.0.0:9464)`)
-      .addOption(new Option('--metrics <host:port>', 'deprecated alias of --metrics-bind-address').hideHelp())
-      .option('--no-metrics', 'serve no metrics and no probes')
-      .addOption(new Option('--max-failures <n>', 'failing applies in a row before the agent exits 5').argParser(positiveInt('--max-failures')).default(DEFAULT_MAX_FAILURES))
-      .option('--once', 'apply once and exit (0 converged, 1 not, 3 in-use leftovers)')
-      .option('--allow-empty', 'allow a FILE with no sets to destroy the owned sets the kernel holds (refused otherwise: nothing is applied, the last good state stays)')
-      .addHelpText('after', AGENT_HELP),
-    true,
+      program
+        .command('agent')
+        .description('keep the kernel equal to FILE: apply on start, on every change of FILE, and on an interval')
+        .argument('<file>', 'desired-state file (JSON or YAML)')
+        .addOption(new Option('--interval <duration>', 'reconcile (and re-read FILE) this often even without changes').argParser(parseDuration).default(DEFAULT_INTERVAL_MS, '60s'))
+        .addOption(
+          new Option('--debounce <duration>', 'wait this long after a change of FILE before applying').argParser(parseDuration).default(DEFAULT_DEBOUNCE_MS, '200ms'),
+        )
+        .option('--metrics-bind-address <host:port>', `serve /metrics, /livez and /readyz here (default ${DEFAULT_METRICS_BIND_ADDRESS}; any address when given, e.g. 0.0.0.0:9464)`)
+        .addOption(new Option('--metrics <host:port>', 'deprecated alias of --metrics-bind-address').hideHelp())
+        .option('--no-metrics', 'serve no metrics and no probes')
+        .addOption(new Option('--max-failures <n>', 'failing applies in a row before the agent exits 5').argParser(positiveInt('--max-failures')).default(DEFAULT_MAX_FAILURES))
+        .option('--once', 'apply once and exit (0 converged, 1 not, 2 refused input, 3 in-use leftovers)')
+        .option('--allow-empty', 'allow a FILE with no sets to destroy the owned sets the kernel holds (refused otherwise: nothing is applied, the last good state stays)')
+        .addHelpText('after', AGENT_HELP),
+      true,
     ),
     { writer: true, grace: true, logs: true },
   ).action((file: string, opts: Record<string, unknown>) =>

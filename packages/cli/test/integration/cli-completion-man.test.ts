@@ -64,6 +64,9 @@ describe('ipsets completion zsh and fish', () => {
         // Parsed by zsh itself (no compinit needed to check the syntax).
         const check = spawnSync('zsh', ['-n'], { input: r.stdout, encoding: 'utf8' });
         expect(check.status, check.stderr).toBe(0);
+        // Sourced after compinit, it registers _ipsets for ipsets.
+        const registered = spawnSync('zsh', ['-c', `autoload -U compinit; compinit -u; source <(${bin} completion zsh); print \${_comps[ipsets]}`], { encoding: 'utf8' });
+        expect(registered.stdout.trim().split('\n').at(-1), registered.stderr).toBe('_ipsets');
       }
     });
   });
