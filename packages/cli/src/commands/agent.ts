@@ -192,8 +192,9 @@ export async function agentCommand(file: string, options: AgentCommandOptions, i
       maxConsecutiveFailures: options.maxFailures ?? DEFAULT_MAX_FAILURES,
       // The whole read–plan–restore cycle of every apply holds the kernel lock.
       lock: { path: lockFile, flockPathName: CLI_OPTION_NAMES.flockPath, ...(options.waitMs === undefined ? {} : { waitMs: options.waitMs }) },
-      // Five restore attempts, two reads and the lock wait: anything longer is stuck.
-      stuckAfterMs: 5 * restoreMs + 2 * readMs + (options.waitMs ?? 30_000) + 30_000,
+      // Five restore attempts, two reads, two more after an apply cut short (the kernel
+      // check), and the lock wait: anything longer is stuck.
+      stuckAfterMs: 5 * restoreMs + 4 * readMs + (options.waitMs ?? 30_000) + 30_000,
       drivers: {
         // Inside the agent's lock: a fake kernel's state file is re-read and written back
         // there, so that another writer's change is never lost.
