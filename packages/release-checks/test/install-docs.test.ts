@@ -24,7 +24,7 @@ function guideBlock(): string {
 }
 
 describe('docs/operating.md: installing from packed tarballs', () => {
-  it('runs as written and installs a working ipsets command', { timeout: 600_000 }, () => {
+  it('runs as written and installs a working ipsets command', { timeout: 300_000 }, () => {
     const block = guideBlock();
     // The release checks run after the build; the rest runs unchanged but for where it installs.
     expect(block.split('\n')[0]).toBe('npm run build');
@@ -38,7 +38,7 @@ describe('docs/operating.md: installing from packed tarballs', () => {
         .slice(1)
         .map((line) => line.replaceAll('/opt/ipsets-cli', prefix).replaceAll('/usr/local/bin/ipsets', join(bin, 'ipsets')).replace(/^ipsets /, `${join(bin, 'ipsets')} `)),
     ].join('\n');
-    const run = spawnSync('bash', ['-c', script], { cwd: ROOT, encoding: 'utf8', timeout: 580_000, env: { ...process.env, NO_COLOR: '1' } });
+    const run = spawnSync('bash', ['-c', script], { cwd: ROOT, encoding: 'utf8', timeout: 240_000, env: { ...process.env, NO_COLOR: '1' } });
     expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
     expect(run.stdout).toMatch(/^ipsets \d+\.\d+\.\d+\n/m);
     const plan = spawnSync(join(bin, 'ipsets'), ['plan', join(ROOT, 'examples/small.yaml')], { encoding: 'utf8' });

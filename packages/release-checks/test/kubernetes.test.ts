@@ -142,7 +142,7 @@ describe('deploy/kubernetes validates against the Kubernetes API schemas', () =>
     rmSync(dirname(path), { recursive: true, force: true });
     expect(planned.status, planned.stderr).toBe(0);
     // Every set of the example is created: one `-N` line per set.
-    expect(planned.stdout.match(/^-N azure-npm-/gm)).toHaveLength(
+    expect(planned.stdout.match(/^-N ipsets-/gm)).toHaveLength(
       (parseAllDocuments(cm.data[key]!)[0]!.toJSON() as { sets: unknown[] }).sets.length,
     );
   });
