@@ -14,9 +14,10 @@ import { FAULT_KINDS } from './faults.js';
 import type { FaultKind } from './faults.js';
 import { formatReport } from './report.js';
 import { simulate, simulateNodes, summarize } from './simulate.js';
+import { FLEET_USAGE } from './fleet/fleet-usage.js';
 import type { NodeRun, SimulationConfig, SimulationReport } from './simulate.js';
 
-const USAGE = `usage: ipsets-simulate [--seed N] [--nodes N] [--events N] [--fault-rate P] [--faults KIND,...] [--mode all|on-need] [--scope node|cluster] [--json]
+const USAGE = `usage: ipsets-simulate [--scenario reference-loop] [--seed N] [--nodes N] [--events N] [--fault-rate P] [--faults KIND,...] [--mode all|on-need] [--scope node|cluster] [--json]
 
   --seed N         seed of the trace and of every node's faults (default 1)
   --nodes N        simulated nodes, each with its own manager and fake kernel (default 200)
@@ -30,7 +31,11 @@ const USAGE = `usage: ipsets-simulate [--seed N] [--nodes N] [--events N] [--fau
   --workers N      worker threads to spread the nodes over (default: the number of
                    cores, at most 4); the report is the same for any number
   --json           print the report as JSON instead of text
-`;
+
+The reference loop (the default scenario) models NPM's in-process apply loop. The
+fleet scenarios model this agent's own deployment:
+
+${FLEET_USAGE}`;
 
 function fail(message: string): never {
   process.stderr.write(`ipsets-simulate: ${message}\n\n${USAGE}`);
@@ -75,8 +80,26 @@ async function inWorkers(config: SimulationConfig, workers: number): Promise<Sim
   return summarize(config, parts.flat());
 }
 
+/** Fleet flags select the fleet simulation; everything else is the reference loop's. */
+function isFleetRun(args: readonly string[]): boolean {
+  const at = args.indexOf('--scenario');
+  if (at !== -1 && args[at + 1] !== 'reference-loop') return true;
+  return args.includes('--chart') || args.includes('--calibrate');
+}
+
 async function main(): Promise<void> {
-  const args = process.argv.slice(2);
+  let args = process.argv.slice(2);
+  if (args.includes('-h') || args.includes('--help')) {
+    process.stdout.write(USAGE);
+    process.exit(0);
+  }
+  if (isFleetRun(args)) {
+    // Loaded only here: the reference loop's workers never load the agent's code.
+    const { fleetMain } = await import('./fleet/fleet-cli.js');
+    process.exit(await fleetMain(args));
+  }
+  const scenario = args.indexOf('--scenario');
+  if (scenario !== -1) args = [...args.slice(0, scenario), ...args.slice(scenario + 2)];
   const config: { -readonly [K in keyof SimulationConfig]: SimulationConfig[K] } = { seed: 1, nodes: 200, events: 10_000 };
   let json = false;
   let workers = Math.min(4, availableParallelism());

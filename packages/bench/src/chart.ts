@@ -1,6 +1,7 @@
 /**
  * A log-log line chart as a standalone SVG string (hand-written, no dependency):
- * time against state size for the benchmark's series.
+ * time against state size for the benchmark's series, and (through this package's
+ * `./chart` entry) convergence time against fleet size for the fleet simulation.
  */
 import { formatMs, shortCount } from './stats.js';
 
@@ -25,6 +26,8 @@ export interface ChartOptions {
   subtitle?: string;
   xLabel: string;
   yLabel: string;
+  /** What `x` counts, in each point's tooltip (default `members`). */
+  xUnit?: string;
   series: readonly ChartSeries[];
   width?: number;
   height?: number;
@@ -113,7 +116,7 @@ export function renderChart(options: ChartOptions): string {
     }
     for (const p of s.points) {
       out.push(
-        `<circle cx="${round(px(p.x))}" cy="${round(py(p.y))}" r="3.5" fill="${s.color}"><title>${escapeXml(`${s.name}: ${shortCount(p.x)} members, ${formatMs(p.y)}`)}</title></circle>`,
+        `<circle cx="${round(px(p.x))}" cy="${round(py(p.y))}" r="3.5" fill="${s.color}"><title>${escapeXml(`${s.name}: ${shortCount(p.x)} ${options.xUnit ?? 'members'}, ${formatMs(p.y)}`)}</title></circle>`,
       );
     }
     const ly = top + 8 + i * 22;

@@ -96,11 +96,11 @@ export interface BenchNamespace {
   dispose(): void;
 }
 
-/** Creates a fresh, uniquely named namespace (`ipsets-suite-<pid>-<n>-<hex>`). */
-export function createNamespace(): BenchNamespace {
+/** Creates a fresh, uniquely named namespace (`<prefix>-<pid>-<n>-<hex>`, default prefix `ipsets-suite`). */
+export function createNamespace(prefix = 'ipsets-suite'): BenchNamespace {
   installHooks();
   counter += 1;
-  const name = `ipsets-suite-${process.pid}-${counter}-${randomBytes(2).toString('hex')}`;
+  const name = `${prefix}-${process.pid}-${counter}-${randomBytes(2).toString('hex')}`;
   const added = spawnSync('ip', ['netns', 'add', name], { encoding: 'utf8' });
   if (added.status !== 0) throw new Error(`ip netns add ${name} failed: ${String(added.stderr).trim()}`);
   live.add(name);

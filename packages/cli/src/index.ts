@@ -72,7 +72,7 @@ export type { HealthProbes } from './agent/http-server.js';
 export { DesiredSource } from './agent/desired-source.js';
 export type { DesiredSourceOptions } from './agent/desired-source.js';
 export { ApplyScheduler } from './agent/scheduler.js';
-export type { ApplySchedulerOptions } from './agent/scheduler.js';
+export type { ApplySchedulerOptions, SchedulerClock } from './agent/scheduler.js';
 export { lockPathFor, withWriterLock } from './kernel-lock.js';
 export type { WriterLockOptions } from './kernel-lock.js';
 export { listenForStop, stoppablePort, STOP_SIGNALS } from './signals.js';

@@ -29,6 +29,12 @@ describe('renderChart', () => {
   it('labels decades on both axes', () => {
     for (const label of ['10k', '100k', '1M', '10 µs', '1 ms', '10 s']) expect(svg).toContain(`>${label}</text>`);
   });
+  it('names what x counts in each point’s tooltip: members by default, or the unit given', () => {
+    expect(svg).toContain('<title>W3: 10k members, ');
+    const nodes = renderChart({ title: 't', xLabel: 'nodes', xUnit: 'nodes', yLabel: 'time', series });
+    expect(nodes).toContain('<title>W3: 10k nodes, ');
+    expect(nodes).not.toContain(' members, ');
+  });
   it('places larger values higher (smaller y) on the log scale', () => {
     const cy = [...svg.matchAll(/<circle cx="[\d.]+" cy="([\d.]+)"/g)].map((m) => Number(m[1]));
     expect(cy[0]!).toBeGreaterThan(cy[1]!);
