@@ -114,7 +114,6 @@ for (let p = 0; p < 30; p++) {
 
 // Dedupe members that a random pick repeated.
 const doc = {
-  owner: 'azure-npm-',
   scheme: 'sha256-base36',
   sets: [...sets.values()].map((s) => {
     const seen = new Set();
@@ -138,7 +137,7 @@ const blocks = doc.sets.map((s) =>
     ? `  {"type": ${j(s.type)}, "name": ${j(s.name)}, "members": []}`
     : `  {"type": ${j(s.type)}, "name": ${j(s.name)}, "members": [\n${s.members.map((m) => `    ${j(m)}`).join(',\n')}\n  ]}`,
 );
-const text = `{\n "owner": ${j(doc.owner)},\n "scheme": ${j(doc.scheme)},\n "sets": [\n${blocks.join(',\n')}\n ]\n}\n`;
+const text = `{\n "scheme": ${j(doc.scheme)},\n "sets": [\n${blocks.join(',\n')}\n ]\n}\n`;
 writeFileSync(out, text);
 const members = doc.sets.reduce((n, s) => n + s.members.length, 0);
 console.error(`wrote ${out}: ${doc.sets.length} sets, ${podIndex} pods, ${members} members, ${text.length} bytes`);

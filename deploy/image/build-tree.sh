@@ -40,5 +40,6 @@ pnpm --filter @ipsets/cli deploy --prod "$out"
 # file stays as the record of the exact third-party versions in the tree.
 rm -f "$out/pnpm-workspace.yaml"
 
-version="$(node "$out/dist/bin.js" --version)"
-echo "production tree of ipsets $version in $out"
+# `--version`'s first line is `ipsets X.Y.Z` (the second names the ipset it finds).
+version="$(node "$out/dist/bin.js" --version | head -n 1)"
+echo "production tree of $version in $out"

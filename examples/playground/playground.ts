@@ -18,78 +18,115 @@ import {
 } from '@ipsets/core';
 import type { ApplyReport, DesiredState, NamingScheme, RestorePlan, RestoreSession, SetMetadata } from '@ipsets/core';
 import { FakeKernel, convergenceProblems } from '@ipsets/fake-kernel';
-import { parse as parseYaml } from 'yaml';
+
+/** The `ipsets` command's owner prefix for a file that names none (the page plans as `ipsets plan` does). */
+const DEFAULT_CLI_OWNER = 'ipsets-';
+import { LineCounter, parseDocument } from 'yaml';
 
 // ---------------------------------------------------------------- desired file
 
-/** A problem with the pasted desired state, with where it is. */
+/** A problem with the pasted desired state, with where it is (`line 4:15, sets[0].members[0]: …`, as the CLI says it). */
 class InputError extends Error {}
+
+/** The pasted text, parsed, with a way to say where a value is. */
+interface ParsedInput {
+  readonly value: unknown;
+  /** `line L:C, PATH: ` for the value at `path` (its parent's position when it is missing). */
+  where(path: readonly (string | number)[]): string;
+}
+
+function pathText(path: readonly (string | number)[]): string {
+  let out = '';
+  for (const key of path) out += typeof key === 'number' ? `[${key}]` : out === '' ? key : `.${key}`;
+  return out === '' ? '(root)' : out;
+}
 
 function describe(value: unknown): string {
   const text = JSON.stringify(value);
   return text === undefined ? String(value) : text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 
-function readDocument(text: string): unknown {
-  const trimmed = text.trim();
-  if (trimmed === '') throw new InputError('the desired state is empty; expected a mapping with a "sets" list');
-  if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
-    try {
-      return JSON.parse(trimmed);
-    } catch (error) {
-      throw new InputError(`not valid JSON: ${(error as Error).message}`);
+/** Parses YAML or JSON (YAML reads JSON too) with positions, so every problem can say its line and column. */
+function readDocument(text: string): ParsedInput {
+  if (text.trim() === '') throw new InputError('the desired state is empty; expected a mapping with a "sets" list');
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lines, maxAliasCount: 100, prettyErrors: false });
+  const first = doc.errors[0];
+  if (first !== undefined) {
+    const at = lines.linePos(first.pos[0]);
+    throw new InputError(`line ${at.line}:${at.col}: not valid YAML or JSON: ${first.message.split('\n')[0]}`);
+  }
+  const where = (path: readonly (string | number)[]): string => {
+    // The value's node, else the closest parent that exists.
+    for (let n = path.length; n >= 0; n--) {
+      const node = n === 0 ? doc.contents : doc.getIn(path.slice(0, n), true);
+      const range = (node as { range?: [number, number, number] } | null | undefined)?.range;
+      if (range !== undefined) {
+        const at = lines.linePos(range[0]);
+        return `line ${at.line}:${at.col}, ${pathText(path)}: `;
+      }
     }
-  }
-  try {
-    return parseYaml(trimmed, { maxAliasCount: 100 });
-  } catch (error) {
-    throw new InputError(`not valid YAML: ${(error as Error).message.split('\n')[0]}`);
-  }
+    return `${pathText(path)}: `;
+  };
+  return { value: doc.toJS({ maxAliasCount: 100 }), where };
 }
 
-function setMeta(value: unknown, path: string): SetMetadata {
-  if (value === null || typeof value !== 'object') throw new InputError(`${path}: expected { type, name }, got ${describe(value)}`);
+function setMeta(value: unknown, path: (string | number)[], input: ParsedInput): SetMetadata {
+  if (value === null || typeof value !== 'object') throw new InputError(`${input.where(path)}expected { type, name }, got ${describe(value)}`);
   const { type, name } = value as { type?: unknown; name?: unknown };
   if (typeof type !== 'string' || !isSetType(type)) {
-    throw new InputError(`${path}.type: unknown set type ${describe(type)}; expected namespace, keyLabelOfPod, keyValueLabelOfPod, namedPorts, cidrBlocks, …`);
+    throw new InputError(`${input.where([...path, 'type'])}unknown set type ${describe(type)}; expected namespace, keyLabelOfPod, keyValueLabelOfPod, namedPorts, cidrBlocks, …`);
   }
-  if (typeof name !== 'string' || name === '') throw new InputError(`${path}.name: expected a non-empty string, got ${describe(name)}`);
+  if (typeof name !== 'string' || name === '') throw new InputError(`${input.where([...path, 'name'])}expected a non-empty string, got ${describe(name)}`);
   return { type, name };
 }
 
 /** The desired file's sets, through the manager's public API (so the page accepts what the library accepts). */
 function desiredStateOf(text: string): DesiredState {
-  const doc = readDocument(text) as { owner?: unknown; scheme?: unknown; sets?: unknown } | null;
-  if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) throw new InputError(`expected a mapping with a "sets" list, got ${describe(doc)}`);
-  if (!Array.isArray(doc.sets)) throw new InputError(`sets: expected a list of sets, got ${describe(doc.sets)}`);
-  if (doc.owner !== undefined && typeof doc.owner !== 'string') throw new InputError(`owner: expected a string such as "azure-npm-", got ${describe(doc.owner)}`);
+  const input = readDocument(text);
+  const doc = input.value as { owner?: unknown; scheme?: unknown; sets?: unknown } | null;
+  if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) throw new InputError(`${input.where([])}expected a mapping with a "sets" list, got ${describe(doc)}`);
+  if (!Array.isArray(doc.sets)) throw new InputError(`${input.where(['sets'])}expected a list of sets, got ${describe(doc.sets)}`);
+  if (doc.owner !== undefined && typeof doc.owner !== 'string') throw new InputError(`${input.where(['owner'])}expected a string such as "ipsets-", got ${describe(doc.owner)}`);
   if (doc.scheme !== undefined && doc.scheme !== 'sha256-base36' && doc.scheme !== 'fnv32') {
-    throw new InputError(`scheme: expected "sha256-base36" or "fnv32", got ${describe(doc.scheme)}`);
+    throw new InputError(`${input.where(['scheme'])}expected "sha256-base36" or "fnv32", got ${describe(doc.scheme)}`);
   }
   const manager = new IPSetManager({
     mode: 'all',
-    ...(doc.owner === undefined ? {} : { owner: doc.owner as string }),
+    // The command's own prefix, as `ipsets plan` uses for a file that names none.
+    owner: doc.owner === undefined ? DEFAULT_CLI_OWNER : (doc.owner as string),
     ...(doc.scheme === undefined ? {} : { scheme: doc.scheme as NamingScheme }),
   });
+  const refused = (path: (string | number)[], error: unknown): never => {
+    if (isIpsetsError(error)) throw new InputError(`${input.where(path)}${error.message}`);
+    throw error;
+  };
   doc.sets.forEach((raw: unknown, i: number) => {
-    const path = `sets[${i}]`;
-    const meta = setMeta(raw, path);
+    const path = ['sets', i];
+    const meta = setMeta(raw, path, input);
     const members = (raw as { members?: unknown }).members ?? [];
-    if (!Array.isArray(members)) throw new InputError(`${path}.members: expected a list, got ${describe(members)}`);
+    if (!Array.isArray(members)) throw new InputError(`${input.where([...path, 'members'])}expected a list, got ${describe(members)}`);
     try {
       manager.createIPSets([meta]);
-      if (setTypeInfo(meta.type).kind === 'list') {
-        const sets = members.map((m, j) => setMeta(m, `${path}.members[${j}]`));
-        if (sets.length > 0) manager.addToLists([meta], sets);
-      } else {
-        members.forEach((m, j) => {
-          if (typeof m !== 'string') throw new InputError(`${path}.members[${j}]: expected a string, got ${describe(m)}`);
-          manager.addToSets([meta], m, 'playground');
-        });
-      }
     } catch (error) {
-      if (isIpsetsError(error)) throw new InputError(`${path}: ${error.message}`);
-      throw error;
+      refused(path, error);
+    }
+    if (setTypeInfo(meta.type).kind === 'list') {
+      const sets = members.map((m, j) => setMeta(m, [...path, 'members', j], input));
+      try {
+        if (sets.length > 0) manager.addToLists([meta], sets);
+      } catch (error) {
+        refused([...path, 'members'], error);
+      }
+    } else {
+      members.forEach((m, j) => {
+        if (typeof m !== 'string') throw new InputError(`${input.where([...path, 'members', j])}expected a string, got ${describe(m)}`);
+        try {
+          manager.addToSets([meta], m, 'playground');
+        } catch (error) {
+          refused([...path, 'members', j], error);
+        }
+      });
     }
   });
   return manager.desiredState();
@@ -101,10 +138,9 @@ type FaultKind = 'none' | 'userspace' | 'kernel' | 'busy' | 'crash';
 
 function faultMessage(line: string, side: 'userspace' | 'kernel'): string {
   const [op, set = '', member = ''] = line.split(' ');
+  // The planted message names what is on the failing line, as ipset's own would.
   if (side === 'userspace') {
-    return op === '-A' || op === '-D'
-      ? `Syntax error: cannot parse ${member.split(',')[0]}9: resolving to IPv4 address failed`
-      : `Syntax error: setname '${set}x' is longer than 31 characters`;
+    return op === '-A' || op === '-D' ? `Syntax error: cannot parse ${member.split(',')[0]}: resolving to IPv4 address failed` : `Syntax error: Unknown argument: '${set}'`;
   }
   if (op === '-A') return 'Hash is full, cannot add more elements';
   if (op === '-N') return 'Set cannot be created: set with the same name already exists';
@@ -117,7 +153,7 @@ function faultMessage(line: string, side: 'userspace' | 'kernel'): string {
 const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
 
 const SAMPLE_DESIRED = `# A small node: a namespace, pod labels, a nested list, a named port and a CIDR block.
-owner: azure-npm-
+# Kernel names are the owner prefix (ipsets- unless the file says owner:) and a digest.
 sets:
   - type: namespace
     name: shop
@@ -141,13 +177,15 @@ sets:
     members: ["10.0.0.0/8", "10.96.0.0/12 nomatch"]
 `;
 
-const SAMPLE_SAVE = `create azure-npm-3456789012 hash:net family inet hashsize 1024 maxelem 65536
-add azure-npm-3456789012 10.244.9.9
+const SAMPLE_SAVE = `create ipsets-3456789012 hash:net family inet hashsize 1024 maxelem 65536
+add ipsets-3456789012 10.244.9.9
 create my-firewall hash:ip family inet hashsize 1024 maxelem 65536
 add my-firewall 192.0.2.1
 `;
 
 interface State {
+  /** 1 for the apply of the pasted kernel, 2, 3, … for each next apply. */
+  apply: number;
   plan: RestorePlan;
   desired: DesiredState;
   kernel: FakeKernel;
@@ -222,11 +260,22 @@ function markRows(indices: readonly number[], className: string): void {
   }
 }
 
+/** Empties every pane that shows a plan, an apply or a kernel: nothing stale stays beside a new error. */
+function clearPanes(): void {
+  $('plan-lines').replaceChildren();
+  $('plan-notes').replaceChildren();
+  $('plan-summary').textContent = 'Press Plan.';
+  $('attempts').replaceChildren();
+  $('report').replaceChildren();
+  $('kernel-before').textContent = '';
+  $('kernel-after').textContent = '';
+  setNextApply(false);
+}
+
 function plan(): void {
   showError(undefined);
   state = undefined;
-  $('attempts').replaceChildren();
-  $('report').replaceChildren();
+  clearPanes();
   try {
     const desired = desiredStateOf(($('desired') as HTMLTextAreaElement).value);
     const kernel = new FakeKernel();
@@ -235,17 +284,44 @@ function plan(): void {
       const loaded = kernel.restore(saveText.endsWith('\n') ? saveText : `${saveText}\n`);
       if (loaded.exitCode !== 0) throw new InputError(`the ipset save text does not load into the fake kernel: ${loaded.stderr.trim()}`);
     }
-    const snapshot = parseSave(kernel.save().stdout);
-    const headers = parseListHeaders(kernel.listHeaders().stdout);
-    const restorePlan = planReconcile(desired, snapshot, headers);
-    renderPlan(restorePlan, desired);
-    state = { plan: restorePlan, desired, kernel, session: createRestoreSession(restorePlan), attempts: 0, faultArmed: false };
-    setStepping(restorePlan.lines.length > 0);
-    $('kernel-before').textContent = kernel.saveText() || '(empty)';
+    startApply(1, desired, kernel, false);
   } catch (error) {
     setStepping(false);
     showError(error instanceof Error ? error.message : String(error));
   }
+}
+
+/** Plans against what `kernel` holds now and gets the session ready; `faultFree` skips the fault (a next apply). */
+function startApply(apply: number, desired: DesiredState, kernel: FakeKernel, faultFree: boolean): void {
+  const snapshot = parseSave(kernel.save().stdout);
+  const headers = parseListHeaders(kernel.listHeaders().stdout);
+  const restorePlan = planReconcile(desired, snapshot, headers);
+  renderPlan(restorePlan, desired);
+  state = { apply, plan: restorePlan, desired, kernel, session: createRestoreSession(restorePlan), attempts: 0, faultArmed: faultFree };
+  setStepping(restorePlan.lines.length > 0);
+  $('kernel-before').textContent = kernel.saveText() || '(empty)';
+  $('kernel-after').textContent = '';
+}
+
+/**
+ * The next apply, as the agent's next reconcile would run it: a fresh plan from what the
+ * kernel holds after the last one (no fault this time), run to the end, so the retry of
+ * what failed can be watched converging.
+ */
+function nextApply(): void {
+  const s = state;
+  if (s === undefined) return;
+  showError(undefined);
+  s.kernel.clearFaults();
+  $('attempts').append(el('li', { className: 'next-apply', text: `apply ${s.apply + 1}: the next apply plans again from the kernel as it is now` }));
+  startApply(s.apply + 1, s.desired, s.kernel, true);
+  setNextApply(false);
+  if (state!.plan.lines.length === 0) finish(state!);
+  else runToEnd();
+}
+
+function setNextApply(enabled: boolean): void {
+  ($('next-button') as HTMLButtonElement).disabled = !enabled;
 }
 
 function setStepping(enabled: boolean): void {
@@ -298,8 +374,10 @@ function step(): boolean {
   const item = el(
     'li',
     { className: result.exitCode === 0 ? 'ok' : 'failed' },
-    el('div', { className: 'attempt-head', text: `attempt ${attempt.number}: ${attempt.indices.length} lines (plan lines ${rangeText(attempt.indices)})` }),
+    el('div', { className: 'attempt-head', text: `${s.apply > 1 ? `apply ${s.apply}, ` : ''}attempt ${attempt.number}: ${attempt.indices.length} lines (plan lines ${rangeText(attempt.indices)})` }),
   );
+  // Numbered per apply: the next apply's attempts count from 1 again.
+  item.value = attempt.number;
   if (planted !== undefined) item.append(el('div', { className: 'planted', text: `planted: ${planted}` }));
   item.append(
     el(
@@ -340,7 +418,10 @@ function finish(s: State): void {
   }
   const box = $('report');
   box.replaceChildren(
-    el('h3', { className: report.converged ? 'verdict ok' : 'verdict failed', text: report.converged ? 'Converged' : 'Not converged' }),
+    el('h3', {
+      className: report.converged ? 'verdict ok' : 'verdict failed',
+      text: `${s.apply > 1 ? `Apply ${s.apply}: ` : ''}${report.converged ? 'Converged' : 'Not converged'}`,
+    }),
     el(
       'p',
       { text: `${report.attempts.length} attempts, ${report.linesApplied} of ${report.linesTotal} lines applied, ${report.skipped.length} skipped.` },
@@ -367,6 +448,11 @@ function finish(s: State): void {
     ),
   );
   $('kernel-after').textContent = s.kernel.saveText() || '(empty)';
+  // What did not converge stays for the next apply: it can be run from here.
+  if (!report.converged || allProblems.length > 0) {
+    box.append(el('p', { className: 'hint', text: 'Next apply plans again from this kernel, as the agent\'s next reconcile does, and retries what failed.' }));
+    setNextApply(true);
+  }
 }
 
 function runToEnd(): void {
@@ -379,11 +465,13 @@ function init(): void {
   $('plan-button').addEventListener('click', plan);
   $('step-button').addEventListener('click', () => void step());
   $('run-button').addEventListener('click', runToEnd);
+  $('next-button').addEventListener('click', nextApply);
   $('fault-kind').addEventListener('change', () => {
     const kind = ($('fault-kind') as HTMLSelectElement).value;
     ($('fault-line') as HTMLInputElement).disabled = kind === 'none' || kind === 'busy';
   });
   setStepping(false);
+  setNextApply(false);
   document.body.dataset.ready = 'true';
 }
 

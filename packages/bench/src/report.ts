@@ -64,7 +64,7 @@ const MET: Record<Verdict, string> = { yes: '✅ met', no: '❌ not met', 'n/a':
 
 /** The results table as GitHub markdown. */
 export function renderTable(rows: readonly ResultRow[]): string {
-  const head = '| workload | ours | reference | ratio | CPU-time ratio | bar | met |\n|---|---:|---:|---:|---:|---|---|';
+  const head = '| workload | ours | real ipset | ratio | CPU-time ratio | bar | met |\n|---|---:|---:|---:|---:|---|---|';
   const body = rows.map(
     (r) => `| ${cell(r.workload)} | ${cell(r.ours)} | ${cell(r.reference)} | ${cell(r.ratio)} | ${cell(r.cpuRatio)} | ${cell(r.bar)} | ${MET[r.met]} |`,
   );
@@ -96,7 +96,7 @@ export function renderBenchmarks(report: BenchReport, previous?: string): string
     '',
     'The kernel is the physical limit of this work; the library must never be what a node waits for.',
     'Every number below was measured by one run of `pnpm bench` (`packages/bench`), library and',
-    'reference side by side in the same process, repetitions interleaved, medians reported.',
+    'the real `ipset` side by side in the same process, repetitions interleaved, medians reported.',
     '',
     '## Machine',
     '',

@@ -12,8 +12,9 @@ import type { StaticServer } from '../src/serve.js';
 const unavailable = browserUnavailable();
 const required = process.env.CI !== undefined && process.env.CI !== '' && process.env.CI !== 'false';
 if (unavailable !== undefined && !required) console.warn(`playground test skipped: ${unavailable}`);
-/** Where the screenshot of the finished apply goes. */
-const SCREENSHOT = process.env.IPSETS_PLAYGROUND_SCREENSHOT ?? join(tmpdir(), 'ipsets-playground.png');
+/** Where the screenshot of the finished apply goes: IPSETS_PLAYGROUND_SCREENSHOT, else a folder of this run (never a fixed /tmp path another user may own). */
+const screenshotPath = async (): Promise<string> =>
+  process.env.IPSETS_PLAYGROUND_SCREENSHOT ?? join(await mkdtemp(join(tmpdir(), 'ipsets-playground-shot-')), 'playground.png');
 
 describe.skipIf(unavailable !== undefined && !required)('the playground page in headless Chromium', () => {
   let dir: string;
@@ -43,7 +44,7 @@ describe.skipIf(unavailable !== undefined && !required)('the playground page in 
     await page.fill('#desired', await readFile(join(REPO_ROOT, 'examples/small.yaml'), 'utf8'));
     await page.fill(
       '#save',
-      'create azure-npm-3456789012 hash:net family inet hashsize 1024 maxelem 65536\nadd azure-npm-3456789012 10.244.9.9\n' +
+      'create ipsets-3456789012 hash:net family inet hashsize 1024 maxelem 65536\nadd ipsets-3456789012 10.244.9.9\n' +
         'create my-firewall hash:ip family inet hashsize 1024 maxelem 65536\nadd my-firewall 192.0.2.1\n',
     );
     await page.click('#plan-button');
@@ -51,9 +52,9 @@ describe.skipIf(unavailable !== undefined && !required)('the playground page in 
     expect(await rows.count()).toBeGreaterThan(20);
     const codes = await page.locator('#plan-lines td.code > div:first-child').allTextContents();
     // The owned set that is not desired is flushed and destroyed; the foreign one is never named.
-    expect(codes).toContain('-X azure-npm-3456789012');
+    expect(codes).toContain('-X ipsets-3456789012');
     expect(codes.join('\n')).not.toContain('my-firewall');
-    expect(codes[0]).toMatch(/^-N azure-npm-\w+ --exist nethash$/);
+    expect(codes[0]).toMatch(/^-N ipsets-\w+ --exist nethash$/);
     const sections = await page.locator('#plan-lines .section').allTextContents();
     expect(new Set(sections).size).toBeGreaterThan(5);
     const handlers = await page.locator('#plan-lines .handlers').allTextContents();
@@ -78,6 +79,9 @@ describe.skipIf(unavailable !== undefined && !required)('the playground page in 
     await page.click('#step-button');
     const first = page.locator('#attempts li').first();
     expect(await first.textContent()).toContain(`planted: userspace error at line ${faultLine}`);
+    // The planted message names the member on the failing line (it named 10.244.1.129 for a line with 10.244.1.12).
+    const member = codes[faultLine - 1]!.split(' ')[2]!;
+    expect(await first.textContent()).toContain(`cannot parse ${member}: resolving to IPv4 address failed`);
     expect(await first.textContent()).toContain(`syntax, caught in userspace at line ${faultLine}`);
     expect(await first.textContent()).toContain('next: resume-batch');
     expect(await page.locator('#attempts li').count()).toBe(1);
@@ -96,9 +100,24 @@ describe.skipIf(unavailable !== undefined && !required)('the playground page in 
     expect(report).toContain('1 set differs (all of them reported by the apply)');
     expect(await page.locator('#plan-lines tr.skipped').count()).toBe(1);
     expect(await page.textContent('#kernel-after')).toContain('create my-firewall hash:ip');
-    expect(await page.textContent('#kernel-after')).not.toContain('azure-npm-3456789012');
-    await page.screenshot({ path: SCREENSHOT, fullPage: true });
-    console.log(`playground screenshot: ${SCREENSHOT}`);
+    expect(await page.textContent('#kernel-after')).not.toContain('ipsets-3456789012');
+
+    // The next apply plans again from this kernel and retries what failed: it converges.
+    expect(await page.isDisabled('#next-button')).toBe(false);
+    await page.click('#next-button');
+    const all = await page.locator('#attempts li').allTextContents();
+    expect(all[2]).toBe('apply 2: the next apply plans again from the kernel as it is now');
+    expect(all[3]).toMatch(/^apply 2, attempt 1: 1 lines \(plan lines 1–1\)/);
+    expect(all[3]).toContain('exit 0');
+    expect(all[3]).toContain('next: done');
+    expect(await page.textContent('#plan-lines')).toContain(codes[faultLine - 1]!);
+    const second = await page.textContent('#report');
+    expect(second).toContain('Apply 2: Converged');
+    expect(second).toContain('every owned set equals the desired state');
+    expect(await page.isDisabled('#next-button')).toBe(true);
+    const shot = await screenshotPath();
+    await page.screenshot({ path: shot, fullPage: true });
+    console.log(`playground screenshot: ${shot}`);
   });
 
   it('a crash after k lines is retried and converges (JSON desired state, empty kernel); bad input is refused with the value quoted', async () => {
@@ -123,12 +142,40 @@ describe.skipIf(unavailable !== undefined && !required)('the playground page in 
     expect(await page.textContent('#report')).toContain('Converged');
     expect(await page.textContent('#report')).toContain('every owned set equals the desired state');
     expect(await page.textContent('#kernel-before')).toBe('(empty)');
-    expect(await page.textContent('#kernel-after')).toContain('create azure-npm-');
+    expect(await page.textContent('#kernel-after')).toContain('create ipsets-');
 
-    await page.fill('#desired', 'sets:\n  - type: namespace\n    name: shop\n    members: [10.244.1.300]\n');
+    // Bad input: the error says where (line:col, as the CLI does), and no pane keeps the last plan or kernels.
+    await page.fill('#desired', 'sets:\n  - type: namespace\n    name: shop\n    members: [10.244.1.10, 10.244.1.300]\n');
     await page.click('#plan-button');
     const error = await page.textContent('#error');
-    expect(error).toMatch(/^sets\[0\]: .*"10\.244\.1\.300"/);
+    expect(error).toMatch(/^line 4:28, sets\[0\]\.members\[1\]: .*"10\.244\.1\.300"/);
     expect(await page.isDisabled('#step-button')).toBe(true);
+    expect(await page.isDisabled('#next-button')).toBe(true);
+    expect(await page.locator('#plan-lines tr').count()).toBe(0);
+    expect(await page.textContent('#plan-summary')).toBe('Press Plan.');
+    for (const pane of ['#attempts', '#report', '#kernel-before', '#kernel-after']) expect(await page.textContent(pane), pane).toBe('');
+    await page.fill('#desired', 'sets:\n  - { type: namespace, name: shop, members: [10.244.1.10]\n');
+    await page.click('#plan-button');
+    expect(await page.textContent('#error')).toMatch(/^line \d+:\d+: not valid YAML or JSON: /);
+    await page.fill('#desired', '{"sets": [{"type": "namespace", "name": "shop", "members": ["10.0.0.1", 7]}]}');
+    await page.click('#plan-button');
+    expect(await page.textContent('#error')).toBe('line 1:73, sets[0].members[1]: expected a string, got 7');
+  });
+
+  it('fits a 420 px wide screen: nothing wider than the page, the plan scrolls inside its own box', async () => {
+    const { page } = browser;
+    await page.setViewportSize({ width: 420, height: 800 });
+    try {
+      await page.fill('#desired', await readFile(join(REPO_ROOT, 'examples/small.yaml'), 'utf8'));
+      await page.click('#plan-button');
+      await page.click('#run-button');
+      const widths = await page.evaluate(() => ({ page: document.documentElement.scrollWidth, body: document.body.scrollWidth, view: window.innerWidth }));
+      expect(widths.page).toBeLessThanOrEqual(widths.view);
+      expect(widths.body).toBeLessThanOrEqual(widths.view);
+      const cards = await page.evaluate(() => [...document.querySelectorAll('section.card')].map((c) => c.getBoundingClientRect().right));
+      for (const right of cards) expect(right).toBeLessThanOrEqual(420);
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 900 });
+    }
   });
 });

@@ -52,6 +52,8 @@ export const EXIT = {
   lockHeld: 4,
   /** Agent: the consecutive-failure limit was reached (the supervisor should restart it). */
   tooManyFailures: 5,
+  /** `diff --exit-code`: the kernel could not be read, so whether it differs is unknown (kubectl diff's "more than 1"). */
+  diffKernelUnreadable: 6,
 } as const;
 
 /** Style for stdout under the io's environment. */

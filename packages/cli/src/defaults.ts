@@ -4,6 +4,14 @@
  * kernel, logger or metrics code.
  */
 
+/**
+ * The owner prefix of the `ipsets` command (CLI and agent) when neither the desired file
+ * nor `--owner` names one: this project's own, so that the command never claims
+ * another product's sets by default. The library's default stays Azure NPM's
+ * `azure-npm-` (core's `DEFAULT_OWNER`, its compatibility mode); `--owner azure-npm-`
+ * (or `owner: azure-npm-` in the file) asks the command for it.
+ */
+export const DEFAULT_CLI_OWNER = 'ipsets-';
 /** `--state`: the fake kernel's state file, in the working folder. */
 export const DEFAULT_STATE_FILE = '.ipsets-state.json';
 /** `--timeout`: 5 minutes (a 1M-member first apply takes seconds; a hang never ends). */

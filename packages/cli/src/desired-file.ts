@@ -13,17 +13,17 @@ import { decodeUtf8, readInputFile, readInputStream } from './bounded-read.js';
 import { ROOT_EXPECTED, desiredFileError } from './desired-problems.js';
 import { parseJson } from './desired-json.js';
 import { validateDesiredDocument } from './desired-validate.js';
-import type { DesiredFile } from './desired-validate.js';
+import type { DesiredFile, ValidateDesiredOptions } from './desired-validate.js';
 import { parseYaml } from './desired-yaml.js';
 
 export { MAX_COUNTED_PROBLEMS, MAX_KEPT_PROBLEMS, desiredFileError, formatPath, formatProblem } from './desired-problems.js';
 export type { FileProblem } from './desired-problems.js';
 export { DEFAULT_FILE_OWNER, MAX_SET_NAME_LENGTH, validateDesiredDocument } from './desired-validate.js';
-export type { DesiredFile, DesiredFileSet } from './desired-validate.js';
+export type { DesiredFile, DesiredFileSet, ValidateDesiredOptions } from './desired-validate.js';
 export { buildManager, desiredStateOf } from './desired-state.js';
 
 /** Options of {@link parseDesiredText}. */
-export interface ParseDesiredOptions {
+export interface ParseDesiredOptions extends ValidateDesiredOptions {
   /** `json` or `yaml`; by default JSON when the text starts with `{` or `[`, else YAML (YAML reads JSON too). */
   readonly format?: 'json' | 'yaml';
   /** File name for messages. */
@@ -55,7 +55,10 @@ export function parseDesiredText(text: string, options: ParseDesiredOptions = {}
     throw desiredFileError(source, [{ path: '(root)', message: `the file holds no document (only comments or directives); expected ${ROOT_EXPECTED}` }]);
   }
   if (doc === null) throw desiredFileError(source, [{ path: '(root)', message: `got null; expected ${ROOT_EXPECTED}` }]);
-  const result = validateDesiredDocument(doc);
+  const result = validateDesiredDocument(doc, {
+    ...(options.owner === undefined ? {} : { owner: options.owner }),
+    ...(options.ownerSource === undefined ? {} : { ownerSource: options.ownerSource }),
+  });
   if (!result.ok) {
     // In file order, so a reader fixes them top to bottom (validation runs in passes).
     const located = locate(result.problems).map((p, i) => ({ p, i }));
@@ -66,7 +69,7 @@ export function parseDesiredText(text: string, options: ParseDesiredOptions = {}
 }
 
 /** Options of {@link loadDesiredFile}. */
-export interface LoadDesiredOptions {
+export interface LoadDesiredOptions extends ValidateDesiredOptions {
   /** Where `-` reads from (default process.stdin). */
   readonly stdin?: AsyncIterable<string | Buffer>;
   /** Largest file accepted, in bytes (default 256 MiB). */
@@ -88,6 +91,11 @@ export async function loadDesiredFile(path: string, options: LoadDesiredOptions 
   const text = decodeUtf8(bytes, source, what);
   const ext = path === '-' ? '' : extname(path).toLowerCase();
   const format = ext === '.json' ? 'json' : ext === '.yaml' || ext === '.yml' ? 'yaml' : undefined;
-  return parseDesiredText(text, { source, ...(format === undefined ? {} : { format }) });
+  return parseDesiredText(text, {
+    source,
+    ...(format === undefined ? {} : { format }),
+    ...(options.owner === undefined ? {} : { owner: options.owner }),
+    ...(options.ownerSource === undefined ? {} : { ownerSource: options.ownerSource }),
+  });
 }
 

@@ -9,10 +9,15 @@ import { loadDesiredFile } from './desired-file.js';
 import type { DesiredFile } from './desired-file.js';
 
 /**
- * Loads and validates the desired file named by `file` (`-`: stdin), relative to the io's folder.
+ * Loads and validates the desired file named by `file` (`-`: stdin), relative to the
+ * io's folder. `owner` is the command's `--owner`: the owner prefix of a file that names
+ * none (a file that names another is refused).
  *
  * @throws IpsetsError `INVALID_INPUT` for an unreadable or invalid file (nothing is applied).
  */
-export function loadDesiredInput(file: string, io: CliIo, stdin?: AsyncIterable<string | Buffer>): Promise<DesiredFile> {
-  return loadDesiredFile(file === '-' ? '-' : resolve(io.cwd, file), stdin === undefined ? {} : { stdin });
+export function loadDesiredInput(file: string, io: CliIo, stdin?: AsyncIterable<string | Buffer>, owner?: string): Promise<DesiredFile> {
+  return loadDesiredFile(file === '-' ? '-' : resolve(io.cwd, file), {
+    ...(stdin === undefined ? {} : { stdin }),
+    ...(owner === undefined ? {} : { owner, ownerSource: '--owner' }),
+  });
 }

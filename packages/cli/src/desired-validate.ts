@@ -6,7 +6,6 @@
  */
 import { z } from 'zod';
 import {
-  DEFAULT_OWNER,
   DIGEST_LENGTH,
   MAX_KERNEL_NAME_LENGTH,
   NAMING_SCHEMES,
@@ -24,13 +23,30 @@ import {
 import type { AddressFamily, NamingScheme, SetCapacity, SetMetadata, SetType } from '@ipsets/core';
 import { MAX_COUNTED_PROBLEMS, ROOT_EXPECTED, collector, describeValue, formatPath, messageOf } from './desired-problems.js';
 import type { Collector, FileProblem } from './desired-problems.js';
+import { DEFAULT_CLI_OWNER } from './defaults.js';
 import { cutText, formatCount, quoteCut as quote } from './format.js';
 
 /** Longest unprefixed set name a file may use (Kubernetes `key:value` labels fit with room to spare). */
 export const MAX_SET_NAME_LENGTH = 512;
 
-/** The owner prefix when a file names none: core's default (the reference implementation's). */
-export const DEFAULT_FILE_OWNER = DEFAULT_OWNER;
+/**
+ * The owner prefix when a file names none (and the caller gives none): the command's
+ * own, `ipsets-`, never another product's. Azure NPM's `azure-npm-` (core's
+ * `DEFAULT_OWNER`) is used when a file says `owner: azure-npm-` or the caller passes it.
+ */
+export const DEFAULT_FILE_OWNER = DEFAULT_CLI_OWNER;
+
+/** Options of {@link validateDesiredDocument}. */
+export interface ValidateDesiredOptions {
+  /**
+   * The owner prefix the caller asks for (the command's `--owner`): used when the file
+   * names none; a file that names another one is refused (default {@link DEFAULT_FILE_OWNER}
+   * for files that name none).
+   */
+  readonly owner?: string;
+  /** How messages name where {@link ValidateDesiredOptions.owner} came from (default `the owner option`; the command says `--owner`). */
+  readonly ownerSource?: string;
+}
 
 /** One declared set, validated: hash-set members canonical, list members as set metadata. */
 export interface DesiredFileSet {
@@ -74,32 +90,44 @@ const setRefSchema = z
  */
 const memberList = z.custom<unknown[]>((value) => Array.isArray(value), { params: { expected: 'list' } });
 
-const setSchema = z
-  .object({
-    type: z.string(),
-    name: z.string(),
-    members: memberList.optional(),
-    family: z.string().optional(),
-    maxelem: z.unknown().optional(),
-    hashsize: z.unknown().optional(),
-  })
-  .strict();
+// Loose objects: an unknown key is one problem among the others (checked by hand below),
+// never a reason to stop before the members are checked.
+const setSchema = z.looseObject({
+  type: z.string(),
+  name: z.string(),
+  members: memberList.optional(),
+  family: z.string().optional(),
+  maxelem: z.unknown().optional(),
+  hashsize: z.unknown().optional(),
+});
 
-const fileSchema = z
-  .object({
-    owner: z.string().optional(),
-    scheme: z.string().optional(),
-    sets: z.array(setSchema),
-  })
-  .strict();
+const fileSchema = z.looseObject({
+  owner: z.string().optional(),
+  scheme: z.string().optional(),
+  sets: z.array(z.unknown()),
+});
 
-type RawFile = z.infer<typeof fileSchema>;
+type RawSet = z.infer<typeof setSchema>;
 
-const EXPECTED_KEYS: Record<string, string> = {
-  '(root)': 'owner, scheme, sets',
-  set: 'type, name, members, family, maxelem, hashsize',
-  ref: 'type, name',
-};
+const EXPECTED_KEYS = {
+  '(root)': ['owner', 'scheme', 'sets'],
+  set: ['type', 'name', 'members', 'family', 'maxelem', 'hashsize'],
+  ref: ['type', 'name'],
+} as const;
+
+/** `unknown key "extra"; expected only type, name, …` (at most ten keys quoted). */
+function unknownKeysMessage(keys: readonly string[], where: keyof typeof EXPECTED_KEYS): string {
+  const quoted = keys.slice(0, 10).map((k) => quote(k)).join(', ') + (keys.length > 10 ? ` and ${formatCount(keys.length - 10)} more` : '');
+  return `unknown key${keys.length > 1 ? 's' : ''} ${quoted}; expected only ${EXPECTED_KEYS[where].join(', ')}`;
+}
+
+/** Adds one problem for the keys of `value` that a `where` mapping does not have. */
+function checkKnownKeys(c: Collector, path: readonly PropertyKey[], value: object, where: keyof typeof EXPECTED_KEYS): void {
+  const allowed: readonly string[] = EXPECTED_KEYS[where];
+  const unknown = Object.keys(value).filter((k) => !allowed.includes(k));
+  // A parser may make "__proto__" an own key that Object.keys sees but `in`-style checks miss: it is unknown like any other.
+  if (unknown.length > 0) c.add(path, () => unknownKeysMessage(unknown, where));
+}
 
 
 /**
@@ -124,12 +152,9 @@ function zodIssueMessage(issue: z.core.$ZodIssue): string {
     case 'invalid_type':
       if (issue.path.length === 0) return `got ${describeValue(issue.input)}; expected ${ROOT_EXPECTED}`;
       return `got ${describeValue(issue.input)}; expected ${issue.expected === 'array' ? 'a list' : issue.expected === 'object' ? 'a mapping' : `a ${issue.expected}`}`;
-    case 'unrecognized_keys': {
-      const depth = issue.path.length;
-      const where = depth === 0 ? '(root)' : depth === 2 ? 'set' : 'ref';
-      const keys = issue.keys.slice(0, 10).map((k) => quote(k)).join(', ') + (issue.keys.length > 10 ? ` and ${formatCount(issue.keys.length - 10)} more` : '');
-      return `unknown key${issue.keys.length > 1 ? 's' : ''} ${keys}; expected only ${EXPECTED_KEYS[where]}`;
-    }
+    case 'unrecognized_keys':
+      // Only the strict schema of a list's member set reports these.
+      return unknownKeysMessage(issue.keys, 'ref');
     case 'custom':
       if (issue.params?.['expected'] === 'list') return `got ${describeValue(issue.input)}; expected a list`;
       return cutText(issue.message, 300);
@@ -180,38 +205,64 @@ function checkName(c: Collector, path: readonly PropertyKey[], name: string): bo
 
 /**
  * Validates a parsed document (the result of `JSON.parse` or YAML) and returns the
- * desired file, or the full list of problems.
+ * desired file, or the full list of problems: a problem in one place (an unknown key,
+ * a set whose name is not a string) never hides the problems elsewhere, members included.
  */
 export function validateDesiredDocument(
   doc: unknown,
+  options: ValidateDesiredOptions = {},
 ): { ok: true; file: DesiredFile } | { ok: false; problems: FileProblem[]; total: number; more?: true } {
   const parsed = fileSchema.safeParse(doc, { reportInput: true });
   const c = collector();
   if (!parsed.success) {
+    // The document itself is not a mapping with a sets list: there is nothing more to check.
     for (const issue of parsed.error.issues) c.add(issue.path, () => zodIssueMessage(issue));
     return { ok: false, problems: c.problems, total: c.total };
   }
-  const raw: RawFile = parsed.data;
+  const raw = parsed.data;
+  // The keys of the document itself: zod's copy drops a "__proto__" key (it becomes the copy's prototype).
+  checkKnownKeys(c, [], doc as object, '(root)');
+  // Each set on its own: a set of the wrong shape is reported and left out of the checks
+  // that need its type and name; every other set is still checked to its last member.
+  const rawSets: (RawSet | undefined)[] = raw.sets.map((value, i) => {
+    const set = setSchema.safeParse(value, { reportInput: true });
+    if (!set.success) {
+      for (const issue of set.error.issues) c.add(['sets', i, ...issue.path], () => zodIssueMessage(issue));
+      return undefined;
+    }
+    checkKnownKeys(c, ['sets', i], value as object, 'set');
+    return set.data;
+  });
 
-  const owner = raw.owner ?? DEFAULT_FILE_OWNER;
+  const ownerSource = options.ownerSource ?? 'the owner option';
+  if (raw.owner !== undefined && options.owner !== undefined && raw.owner !== options.owner) {
+    c.add(
+      ['owner'],
+      `owner prefix ${quote(raw.owner)} differs from ${quote(options.owner)} given by ${ownerSource}; expected the same owner in both, or only one of them`,
+    );
+  }
+  const owner = raw.owner ?? options.owner ?? DEFAULT_FILE_OWNER;
   let scheme: NamingScheme = 'sha256-base36';
   if (raw.scheme !== undefined) {
     if ((NAMING_SCHEMES as readonly string[]).includes(raw.scheme)) scheme = raw.scheme as NamingScheme;
     else c.add(['scheme'], `unknown naming scheme ${quote(raw.scheme)}; expected one of ${NAMING_SCHEMES.join(', ')}`);
   }
   let ownerOk = true;
-  if (raw.owner !== undefined && raw.owner.length > MAX_KERNEL_NAME_LENGTH) {
+  // The default needs no check; a caller's owner is checked against the file's scheme here (its digest length).
+  const ownerNamed = raw.owner ?? options.owner;
+  if (ownerNamed !== undefined && ownerNamed.length > MAX_KERNEL_NAME_LENGTH) {
     // Cut here: core's message would quote the whole value.
     c.add(['owner'], `owner prefix ${quote(owner)} is ${formatCount(owner.length)} characters long; expected an owner prefix of at most ${MAX_KERNEL_NAME_LENGTH - DIGEST_LENGTH[scheme]} characters`);
     ownerOk = false;
-  } else if (raw.owner !== undefined) {
+  } else if (ownerNamed !== undefined) {
     try {
       // Core's rule: a usable kernel-name start that leaves room for the digest within 31 characters.
       validateOwner(owner, scheme);
     } catch (error) {
       const longest = MAX_KERNEL_NAME_LENGTH - DIGEST_LENGTH[scheme];
       const message = messageOf(error);
-      c.add(['owner'], /expected/.test(message) ? message : `${message}; expected an owner prefix of at most ${longest} characters`);
+      const text = /expected/.test(message) ? message : `${message}; expected an owner prefix of at most ${longest} characters`;
+      c.add(['owner'], raw.owner === undefined ? `${text} (given by ${ownerSource})` : text);
       ownerOk = false;
     }
   }
@@ -219,7 +270,11 @@ export function validateDesiredDocument(
   // First pass: types and names, so list members can be checked against declared sets.
   const declared = new Map<string, { index: number; type: SetType }>();
   const types: (SetType | undefined)[] = [];
-  raw.sets.forEach((set, i) => {
+  rawSets.forEach((set, i) => {
+    if (set === undefined) {
+      types.push(undefined);
+      return;
+    }
     const type = checkType(c, ['sets', i, 'type'], set.type);
     types.push(type);
     const nameOk = checkName(c, ['sets', i, 'name'], set.name);
@@ -237,9 +292,9 @@ export function validateDesiredDocument(
   });
 
   const sets: DesiredFileSet[] = [];
-  raw.sets.forEach((set, i) => {
+  rawSets.forEach((set, i) => {
     const type = types[i];
-    if (type === undefined) return;
+    if (type === undefined || set === undefined) return;
     const kind = setTypeInfo(type).kind;
     const members: string[] = [];
     const memberSets: SetMetadata[] = [];
@@ -353,9 +408,9 @@ export function validateDesiredDocument(
   if (ownerOk && c.total === 0) {
     // Kernel names: the same check the manager makes, reported with the set's path.
     const owners = new Map<string, number>();
-    raw.sets.forEach((set, i) => {
+    rawSets.forEach((set, i) => {
       const type = types[i];
-      if (type === undefined) return;
+      if (type === undefined || set === undefined) return;
       const prefixed = prefixedName({ type, name: set.name });
       try {
         const name = validateSetName(kernelName(prefixed, { owner, scheme }));

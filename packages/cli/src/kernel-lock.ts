@@ -10,6 +10,7 @@ import { isIpsetsError } from '@ipsets/core';
 import type { AbortSignalLike } from '@ipsets/core';
 import type { KernelLock } from '@ipsets/exec-linux';
 import { DEFAULT_STATE_FILE } from './defaults.js';
+import { CLI_OPTION_NAMES } from './kernel.js';
 import type { KernelOptions } from './kernel.js';
 import type { CommandLogger } from './logging.js';
 
@@ -45,7 +46,7 @@ export async function lockPathFor(options: KernelOptions & { lockFile?: string }
 export async function withWriterLock<T>(path: string, options: WriterLockOptions, log: Pick<CommandLogger, 'info'>, fn: () => Promise<T>): Promise<T> {
   const { acquireKernelLock, DEFAULT_LOCK_WAIT_MS } = await import('@ipsets/exec-linux');
   const waitMs = options.waitMs ?? DEFAULT_LOCK_WAIT_MS;
-  const signal = options.signal === undefined ? {} : { signal: options.signal };
+  const signal = { flockPathName: CLI_OPTION_NAMES.flockPath, ...(options.signal === undefined ? {} : { signal: options.signal }) };
   let lock: KernelLock;
   try {
     lock = await acquireKernelLock({ path, waitMs: 0, ...signal });

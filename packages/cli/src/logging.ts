@@ -8,8 +8,11 @@ import type { LogFn, Logger, pino as Pino } from 'pino';
 import { IpsetsError, isIpsetsError, quote } from '@ipsets/core';
 import type { OutStream } from './cli-io.js';
 
+/** The log formats, as `--log-format` takes them. */
+export const LOG_FORMATS = ['json', 'text'] as const;
+
 /** `json`: one JSON object per line; `text`: one readable line per event. */
-export type LogFormat = 'json' | 'text';
+export type LogFormat = (typeof LOG_FORMATS)[number];
 
 /** Levels a user may choose with `--log-level`. */
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;

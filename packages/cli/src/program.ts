@@ -2,16 +2,22 @@
  * The `ipsets` command line: every command with its own options (the shared ones
  * are in `program/options.ts`, the long help texts in `program/help.ts`), and the
  * mapping of outcomes and errors to exit codes (0 done/converged, 1 not converged or
- * the kernel failed, 2 bad input, 4 lock held, 5 agent failure limit).
+ * the kernel failed, 2 bad input, 4 lock held, 5 agent failure limit, 6 `diff
+ * --exit-code` could not read the kernel). Shell completion and the man page are
+ * generated from these definitions (`program/completion.ts`, `program/man-page.ts`).
  */
 import { readFileSync } from 'node:fs';
-import { Command, CommanderError, Option } from 'commander';
+import { Argument, Command, CommanderError, Option } from 'commander';
 import { isIpsetsError } from '@ipsets/core';
 import { EXIT, reportError } from './cli-io.js';
 import type { CliIo } from './cli-io.js';
 import { DEFAULT_DEBOUNCE_MS, DEFAULT_INTERVAL_MS, DEFAULT_MAX_FAILURES, DEFAULT_METRICS_BIND_ADDRESS } from './defaults.js';
 import { AGENT_HELP, EXIT_HELP, FILE_HELP } from './program/help.js';
 import { kernelOf, kernelOptions, ownerOption, parseDuration, positiveInt } from './program/options.js';
+import { COMPLETION_SHELLS, completionScript } from './program/completion.js';
+import type { CompletionShell } from './program/completion.js';
+import { manPage } from './program/man-page.js';
+import { versionCommand } from './program/version.js';
 
 // Commands load on use: `plan` never pays for the fake kernel, `demo` never for execa or prom-client.
 const agentCommand: typeof import('./commands/agent.js').agentCommand = async (...a) => (await import('./commands/agent.js')).agentCommand(...a);
@@ -35,18 +41,20 @@ export function cliVersion(): string {
  */
 export function createProgram(io: CliIo, result: { code: number }): Command {
   const program = new Command();
-  const run = (fn: () => Promise<number>, json = false) => async () => {
+  // `errorCode` lets a command remap the exit code of a failure (diff --exit-code: 1 is reserved for "differences").
+  const run = (fn: () => Promise<number>, json = false, errorCode: (code: number) => number = (code) => code) => async () => {
     try {
       result.code = await fn();
     } catch (error) {
       const debug = program.opts()['debug'] === true;
-      result.code = json ? reportJsonError(io, error) : exitCodeOfError(error, reportError(io, error, { debug }));
+      result.code = errorCode(json ? reportJsonError(io, error, errorCode) : exitCodeOfError(error, reportError(io, error, { debug })));
     }
   };
   program
     .name('ipsets')
     .description('Keep a kernel\'s ipsets equal to a desired-state file: plan, diff, apply, save, reset, agent, demo.')
-    .version(cliVersion(), '-V, --version', 'print the version')
+    // Handled by runCli before parsing (it also reports the ipset found): declared here for --help, the completion and the man page.
+    .option('-V, --version', 'print the version of ipsets and of the ipset it finds (with --json: as JSON)')
     .helpOption('-h, --help', 'show help')
     .option('--debug', 'print the stack trace of an internal error')
     .configureOutput({
@@ -57,23 +65,28 @@ export function createProgram(io: CliIo, result: { code: number }): Command {
     .showHelpAfterError('(run with --help for usage)')
     .addHelpText('after', EXIT_HELP);
 
-  program
-    .command('plan')
-    .description('print the restore text that would make a kernel equal to FILE (touches no kernel)')
-    .argument('<file>', 'desired-state file (JSON or YAML; - reads stdin)')
-    .option('--save <save-file>', 'plan against this captured `ipset save` output (- for stdin) instead of an empty kernel')
-    .option('--json', 'print the plan as JSON: lines with sections and error handlers, notes')
-    .addHelpText('after', FILE_HELP)
-    .action((file: string, opts: { save?: string; json?: boolean }) => run(() => planCommand(file, opts, io), opts.json === true)());
+  ownerOption(
+    program
+      .command('plan')
+      .description('print the restore text that would make a kernel equal to FILE (touches no kernel)')
+      .argument('<file>', 'desired-state file (JSON or YAML; - reads stdin)')
+      .option('--save <save-file>', 'plan against this captured `ipset save` output (- for stdin) instead of an empty kernel')
+      .option('--json', 'print the plan as JSON: lines with sections and error handlers, notes')
+      .addHelpText('after', FILE_HELP),
+    true,
+  ).action((file: string, opts: { save?: string; json?: boolean; owner?: string }) => run(() => planCommand(file, opts, io), opts.json === true)());
 
   kernelOptions(
-    program
-      .command('diff')
-      .description('show, per set, the members to add and remove to make the kernel equal to FILE')
-      .argument('<file>', 'desired-state file (JSON or YAML; - reads stdin)')
-      .option('--limit <n>', 'members shown per set and direction', positiveInt('--limit'))
-      .option('--exit-code', 'exit 1 when there are differences')
-      .option('--json', 'print the differences as JSON'),
+    ownerOption(
+      program
+        .command('diff')
+        .description('show, per set, the members to add and remove to make the kernel equal to FILE')
+        .argument('<file>', 'desired-state file (JSON or YAML; - reads stdin)')
+        .option('--limit <n>', 'members shown per set and direction', positiveInt('--limit'))
+        .option('--exit-code', `exit 1 when there are differences, 0 when none, ${EXIT.diffKernelUnreadable} when the kernel could not be read (2 bad input)`)
+        .option('--json', 'print the differences as JSON'),
+      true,
+    ),
   ).action((file: string, opts: Record<string, unknown>) =>
     run(
       () =>
@@ -87,23 +100,27 @@ export function createProgram(io: CliIo, result: { code: number }): Command {
           io,
         ),
       opts['json'] === true,
+      (code) => (opts['exitCode'] === true && code === EXIT.failed ? EXIT.diffKernelUnreadable : code),
     )(),
   );
 
   kernelOptions(
-    program
-      .command('apply')
-      .description('make the kernel\'s owned sets equal to FILE and print the report (exit 0 converged, 1 not, 2 bad input, 3 in use, 4 locked)')
-      .argument('<file>', 'desired-state file (JSON or YAML; - reads stdin)')
-      .option('--json', 'print the report as JSON')
-      .option('--allow-empty', 'allow a FILE with no sets to destroy the owned sets the kernel holds (refused otherwise, exit 2)')
-      .addHelpText('after', FILE_HELP),
+    ownerOption(
+      program
+        .command('apply')
+        .description('make the kernel\'s owned sets equal to FILE and print the report (exit 0 converged, 1 not, 2 bad input, 3 in use, 4 locked)')
+        .argument('<file>', 'desired-state file (JSON or YAML; - reads stdin)')
+        .option('--json', 'print the report as JSON')
+        .option('--allow-empty', 'allow a FILE with no sets to destroy the owned sets the kernel holds (refused otherwise, exit 2)')
+        .addHelpText('after', FILE_HELP),
+      true,
+    ),
     { writer: true, grace: true, logs: true },
   ).action((file: string, opts: Record<string, unknown>) => run(() => applyCommand(file, { ...kernelOf(opts), ...(opts['allowEmpty'] === true ? { allowEmpty: true } : {}) }, io), opts['json'] === true)());
 
   kernelOptions(
     ownerOption(program.command('save').description('print the kernel\'s owned sets in `ipset save` format')).option('--json', 'print the owned sets as JSON'),
-  ).action((opts: Record<string, unknown>) => run(() => saveCommand({ ...kernelOf(opts), owner: opts['owner'] as string }, io), opts['json'] === true)());
+  ).action((opts: Record<string, unknown>) => run(() => saveCommand(kernelOf(opts), io), opts['json'] === true)());
 
   kernelOptions(
     ownerOption(
@@ -111,25 +128,28 @@ export function createProgram(io: CliIo, result: { code: number }): Command {
     ).option('--json', 'print the report as JSON'),
     { writer: true, logs: true },
   ).action((opts: Record<string, unknown>) =>
-    run(() => resetCommand({ ...kernelOf(opts), owner: opts['owner'] as string }, io), opts['json'] === true)(),
+    run(() => resetCommand(kernelOf(opts), io), opts['json'] === true)(),
   );
 
   kernelOptions(
-    program
-      .command('agent')
-      .description('keep the kernel equal to FILE: apply on start, on every change of FILE, and on an interval')
-      .argument('<file>', 'desired-state file (JSON or YAML)')
-      .addOption(new Option('--interval <duration>', 'reconcile (and re-read FILE) this often even without changes').argParser(parseDuration).default(DEFAULT_INTERVAL_MS, '60s'))
-      .addOption(
-        new Option('--debounce <duration>', 'wait this long after a change of FILE before applying').argParser(parseDuration).default(DEFAULT_DEBOUNCE_MS, '200ms'),
-      )
-      .option('--metrics-bind-address <host:port>', `serve /metrics, /livez and /readyz here (default ${DEFAULT_METRICS_BIND_ADDRESS}; any address when given, e.g. 0.0.0.0:9464)`)
-      .addOption(new Option('--metrics <host:port>', 'deprecated alias of --metrics-bind-address').hideHelp())
-      .option('--no-metrics', 'serve no metrics and no probes')
-      .addOption(new Option('--max-failures <n>', 'failing applies in a row before the agent exits 5').argParser(positiveInt('--max-failures')).default(DEFAULT_MAX_FAILURES))
-      .option('--once', 'apply once and exit (0 converged, 1 not, 3 in-use leftovers)')
-      .option('--allow-empty', 'allow a FILE with no sets to destroy the owned sets the kernel holds (refused otherwise: nothing is applied, the apply counts as failed)')
-      .addHelpText('after', AGENT_HELP),
+    ownerOption(
+      program
+        .command('agent')
+        .description('keep the kernel equal to FILE: apply on start, on every change of FILE, and on an interval')
+        .argument('<file>', 'desired-state file (JSON or YAML)')
+        .addOption(new Option('--interval <duration>', 'reconcile (and re-read FILE) this often even without changes').argParser(parseDuration).default(DEFAULT_INTERVAL_MS, '60s'))
+        .addOption(
+          new Option('--debounce <duration>', 'wait this long after a change of FILE before applying').argParser(parseDuration).default(DEFAULT_DEBOUNCE_MS, '200ms'),
+        )
+        .option('--metrics-bind-address <host:port>', `serve /metrics, /livez and /readyz here (default ${DEFAULT_METRICS_BIND_ADDRESS}; any address when given, e.g. 0.0.0.0:9464)`)
+        .addOption(new Option('--metrics <host:port>', 'deprecated alias of --metrics-bind-address').hideHelp())
+        .option('--no-metrics', 'serve no metrics and no probes')
+        .addOption(new Option('--max-failures <n>', 'failing applies in a row before the agent exits 5').argParser(positiveInt('--max-failures')).default(DEFAULT_MAX_FAILURES))
+        .option('--once', 'apply once and exit (0 converged, 1 not, 2 refused input, 3 in-use leftovers)')
+        .option('--allow-empty', 'allow a FILE with no sets to destroy the owned sets the kernel holds (refused otherwise: nothing is applied, the last good state stays)')
+        .addHelpText('after', AGENT_HELP),
+      true,
+    ),
     { writer: true, grace: true, logs: true },
   ).action((file: string, opts: Record<string, unknown>) =>
     run(() => {
@@ -160,6 +180,27 @@ export function createProgram(io: CliIo, result: { code: number }): Command {
     .option('--lines <n>', 'lines of each restore text to show', positiveInt('--lines'), 6)
     .action((opts: { pods: number; seed: number; lines: number }) => run(() => demoCommand(opts, io))());
 
+  program
+    .command('completion')
+    .description(`print a shell completion script (${COMPLETION_SHELLS.join(', ')}): e.g. source <(ipsets completion bash)`)
+    .addArgument(new Argument('<shell>', 'the shell').choices(COMPLETION_SHELLS))
+    .action((shell: CompletionShell) =>
+      run(async () => {
+        io.stdout.write(completionScript(program, shell));
+        return EXIT.ok;
+      })(),
+    );
+
+  program
+    .command('man')
+    .description('print the manual page (roff): e.g. ipsets man | man -l -')
+    .action(() =>
+      run(async () => {
+        io.stdout.write(manPage(program, { version: cliVersion() }));
+        return EXIT.ok;
+      })(),
+    );
+
   return program;
 }
 
@@ -172,9 +213,9 @@ function exitCodeOfError(error: unknown, reported: number): number {
 }
 
 /** `--json` errors: `{ schemaVersion: 1, error: { code, message } }` on stdout, nothing on stderr. */
-function reportJsonError(io: CliIo, error: unknown): number {
+function reportJsonError(io: CliIo, error: unknown, errorCode: (code: number) => number = (code) => code): number {
   const muted: CliIo = { ...io, stderr: { write: () => true } };
-  const code = exitCodeOfError(error, reportError(muted, error));
+  const code = errorCode(exitCodeOfError(error, reportError(muted, error)));
   const body = isIpsetsError(error)
     ? { code: error.code, message: error.message }
     : { code: 'UNEXPECTED', message: error instanceof Error ? error.message : String(error) };
@@ -188,6 +229,20 @@ function reportJsonError(io: CliIo, error: unknown): number {
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   const result = { code: EXIT.ok as number };
   const program = createProgram(io, result);
+  const words = argv.filter((a) => a !== '--debug');
+  if (words.length === 0) {
+    // No command is a usage error, as for git and ip: the help goes where errors go.
+    program.outputHelp({ error: true });
+    return EXIT.badInput;
+  }
+  if (words[0] === '--version' || words[0] === '-V') {
+    const rest = words.slice(1);
+    if (rest.length > 1 || (rest.length === 1 && rest[0] !== '--json')) {
+      io.stderr.write(`ipsets: error: --version takes only --json, got ${JSON.stringify(rest.join(' '))}\n`);
+      return EXIT.badInput;
+    }
+    return versionCommand({ version: cliVersion(), json: rest[0] === '--json' }, io);
+  }
   try {
     await program.parseAsync([...argv], { from: 'user' });
   } catch (error) {

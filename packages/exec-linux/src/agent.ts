@@ -121,8 +121,12 @@ export function createIpsetAgent<M extends AgentManager = IPSetManager>(options:
       return;
     }
     const aborted = isIpsetsError(error, 'ABORTED') || report?.fatal?.code === 'ABORTED';
+    // Input its driver refused (nothing reached the kernel) is not a kernel failure: a
+    // restart cannot fix it, so it never counts toward the limit (an empty desired state
+    // refused by the caller's guard is kept out like an invalid file).
+    const refused = report === undefined && isIpsetsError(error, 'INVALID_INPUT');
     const converged = outcome === 'converged';
-    const previous = policy.record(converged, aborted);
+    const previous = policy.record(converged, aborted || refused);
     metrics.consecutiveFailures.set(policy.failures);
     const errorInfo = errorInfoOf(report, error);
     last = { ...operationSummary(operation, outcome, aborted, durationMs, report, errorInfo), finishedAt: clock.now() };
@@ -135,7 +139,7 @@ export function createIpsetAgent<M extends AgentManager = IPSetManager>(options:
       ...(converged && previous > 0 ? { previousFailures: previous } : {}),
     };
     logOperation(logger, operation, fields, outcome, aborted, report !== undefined);
-    if (policy.reachedLimit(converged, aborted)) {
+    if (policy.reachedLimit(converged, aborted || refused)) {
       const why = report === undefined ? (errorInfo?.message ?? 'unknown error') : describeFailure(report);
       throw policy.setFatal(policy.limitError(why, report ?? error));
     }

@@ -8,7 +8,9 @@
 
 // --- the Linux port ---
 export { createLinuxPort, DEFAULT_READ_TIMEOUT_MS, DEFAULT_RESTORE_TIMEOUT_MS } from './linux-port.js';
-export type { LinuxPortOptions } from './linux-port.js';
+export type { LinuxPortOptionName, LinuxPortOptions } from './linux-port.js';
+export { readIpsetVersion } from './ipset-version.js';
+export type { IpsetVersion, ReadIpsetVersionOptions } from './ipset-version.js';
 
 // --- one writer per kernel: the kernel lock ---
 export {

@@ -67,6 +67,11 @@ export interface KernelLockOptions {
   command?: string;
   /** The `flock` executable of util-linux or busybox (default `flock`, looked up on `PATH`). */
   flockPath?: string;
+  /**
+   * How a missing `flock`'s message says to choose another (default `flockPath`, this
+   * option); a command without such a flag passes e.g. `a PATH that has flock`.
+   */
+  flockPathName?: string;
 }
 
 /** A held kernel lock (see {@link acquireKernelLock}). */
@@ -133,7 +138,7 @@ export async function acquireKernelLock(options: KernelLockOptions): Promise<Ker
   try {
     let delay = FIRST_POLL_MS;
     for (;;) {
-      if (await tryLock(file, path, flockPath)) break;
+      if (await tryLock(file, path, flockPath, options.flockPathName ?? 'flockPath')) break;
       const elapsed = performance.now() - started;
       if (elapsed >= waitMs) throw await lockHeld(file, path, waitMs);
       await sleep(Math.min(delay, waitMs - elapsed), signal, path);
@@ -212,7 +217,7 @@ async function openLockFile(path: string): Promise<FileHandle> {
 }
 
 /** One non-blocking flock(2) on `file`'s open file description, done by a `flock` child. */
-function tryLock(file: FileHandle, path: string, flockPath: string): Promise<boolean> {
+function tryLock(file: FileHandle, path: string, flockPath: string, flockPathName: string): Promise<boolean> {
   return new Promise((resolve, reject) => {
     let stderr = '';
     const child = spawn(flockPath, ['-n', '-x', '3'], { stdio: ['ignore', 'ignore', 'pipe', file.fd] });
@@ -225,8 +230,8 @@ function tryLock(file: FileHandle, path: string, flockPath: string): Promise<boo
         new IpsetsError(
           'IPSET_UNAVAILABLE',
           error.code === 'ENOENT'
-            ? `the \`flock\` binary ${quote(flockPath)} was not found; install util-linux (Debian: apt-get install util-linux) or pass flockPath`
-            : `the \`flock\` binary ${quote(flockPath)} could not be started (${error.code ?? error.message}); check it or pass flockPath`,
+            ? `the \`flock\` binary ${quote(flockPath)} was not found; install util-linux (Debian: apt-get install util-linux) or pass ${flockPathName}`
+            : `the \`flock\` binary ${quote(flockPath)} could not be started (${error.code ?? error.message}); check it or pass ${flockPathName}`,
           { cause: error, details: { reason: 'lock-unavailable', path, flockPath, code: error.code } },
         ),
       );

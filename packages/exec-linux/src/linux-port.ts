@@ -33,7 +33,17 @@ export interface LinuxPortOptions {
   env?: Readonly<Record<string, string | undefined>>;
   /** After a kill (timeout/abort), send SIGKILL if the child has not exited within this delay (default 2000 ms). */
   forceKillAfterMs?: number;
+  /**
+   * How error messages name each option when they say which one to set (default: the
+   * option's own name, e.g. `or set ipsetPath`). A command line passes its flags
+   * (`{ ipsetPath: '--ipset', restoreTimeoutMs: '--timeout' }`), so its users read the
+   * flag they can type.
+   */
+  optionNames?: Readonly<Partial<Record<LinuxPortOptionName, string>>>;
 }
+
+/** The options of {@link LinuxPortOptions} that error messages may tell the caller to set. */
+export type LinuxPortOptionName = 'ipsetPath' | 'ipPath' | 'netns' | 'timeoutMs' | 'restoreTimeoutMs' | 'readTimeoutMs';
 
 /** Default limit of one `ipset restore` (5 minutes): a 1,000,000-line restore takes a few seconds. */
 export const DEFAULT_RESTORE_TIMEOUT_MS = 5 * 60_000;
@@ -79,10 +89,11 @@ export function createLinuxPort(options: LinuxPortOptions = {}): IpsetPort {
   const ipsetPath = options.ipsetPath ?? 'ipset';
   const ipPath = options.ipPath ?? 'ip';
   const { netns, env } = options;
+  const nameOf = (option: LinuxPortOptionName): string => options.optionNames?.[option] ?? option;
   const forceKillAfterMs = options.forceKillAfterMs ?? 2000;
   for (const [key, value] of [['ipsetPath', ipsetPath], ['ipPath', ipPath]] as const) {
     if (value === '' || value.includes('\0')) {
-      throw new IpsetsError('INVALID_ARGUMENT', `${key} ${quote(value)} is not usable; expected a command name or a path`, {
+      throw new IpsetsError('INVALID_ARGUMENT', `${nameOf(key)} ${quote(value)} is not usable; expected a command name or a path`, {
         details: { [key]: value },
       });
     }
@@ -99,10 +110,10 @@ export function createLinuxPort(options: LinuxPortOptions = {}): IpsetPort {
   // Which option set each limit, so a TIMEOUT names the knob to turn.
   const limit = (specific: 'restoreTimeoutMs' | 'readTimeoutMs', fallback: number): { ms: number; option: string } =>
     options[specific] !== undefined
-      ? { ms: options[specific], option: specific }
+      ? { ms: options[specific], option: nameOf(specific) }
       : options.timeoutMs !== undefined
-        ? { ms: options.timeoutMs, option: 'timeoutMs' }
-        : { ms: fallback, option: specific };
+        ? { ms: options.timeoutMs, option: nameOf('timeoutMs') }
+        : { ms: fallback, option: nameOf(specific) };
   const restoreLimit = limit('restoreTimeoutMs', DEFAULT_RESTORE_TIMEOUT_MS);
   const readLimit = limit('readTimeoutMs', DEFAULT_READ_TIMEOUT_MS);
   const limits: Readonly<Record<PortCommand, { ms: number; option: string }>> = {
@@ -176,10 +187,10 @@ export function createLinuxPort(options: LinuxPortOptions = {}): IpsetPort {
           ipsetPath,
           ipPath,
           netns,
-        });
+        }, nameOf);
       }
       if (result.exitCode !== 0) {
-        const unavailable = unavailableFromStderr(command, stderr, { ipsetPath, netns, exitCode: result.exitCode });
+        const unavailable = unavailableFromStderr(command, stderr, { ipsetPath, netns, exitCode: result.exitCode }, nameOf);
         if (unavailable !== undefined) throw unavailable;
       }
       if (result.signal !== undefined) {
@@ -240,12 +251,13 @@ function spawnError(
   message: string | undefined,
   cause: unknown,
   ctx: { ipsetPath: string; ipPath: string; netns: string | undefined },
+  nameOf: (option: LinuxPortOptionName) => string,
 ): IpsetsError {
   const viaIp = ctx.netns !== undefined;
   const what = viaIp ? `the \`ip\` binary ${quote(file)}` : `the ipset binary ${quote(file)}`;
   const fix = viaIp
-    ? 'install iproute2 (Debian: apt-get install iproute2) or pass ipPath'
-    : 'install ipset (Debian: apt-get install ipset) or pass ipsetPath';
+    ? `install iproute2 (Debian: apt-get install iproute2) or pass ${nameOf('ipPath')}`
+    : `install ipset (Debian: apt-get install ipset) or pass ${nameOf('ipsetPath')}`;
   const details = { command, file, code, ...ctx };
   if (code === 'ENOENT') {
     return new IpsetsError('IPSET_UNAVAILABLE', `${what} was not found; ${fix}`, { cause, details });
@@ -253,7 +265,7 @@ function spawnError(
   if (code === 'EACCES' || code === 'EPERM') {
     return new IpsetsError(
       'IPSET_UNAVAILABLE',
-      `${what} could not be executed (${code}); make it executable for this user or pass ${viaIp ? 'ipPath' : 'ipsetPath'}`,
+      `${what} could not be executed (${code}); make it executable for this user or pass ${nameOf(viaIp ? 'ipPath' : 'ipsetPath')}`,
       { cause, details },
     );
   }
@@ -268,13 +280,14 @@ function unavailableFromStderr(
   command: PortCommand,
   stderr: string,
   ctx: { ipsetPath: string; netns: string | undefined; exitCode: number | undefined },
+  nameOf: (option: LinuxPortOptionName) => string,
 ): IpsetsError | undefined {
   const details = { command, stderr, ...ctx };
   const netns = NETNS_MISSING.exec(stderr);
   if (netns !== null) {
     return new IpsetsError(
       'IPSET_UNAVAILABLE',
-      `network namespace ${quote(netns[1])} cannot be opened (${netns[2]}); create it with \`ip netns add ${netns[1]}\` or fix the netns option`,
+      `network namespace ${quote(netns[1])} cannot be opened (${netns[2]}); create it with \`ip netns add ${netns[1]}\` or fix ${nameOf('netns') === 'netns' ? 'the netns option' : nameOf('netns')}`,
       { details },
     );
   }
@@ -284,8 +297,8 @@ function unavailableFromStderr(
     return new IpsetsError(
       'IPSET_UNAVAILABLE',
       missing
-        ? `the ipset binary ${quote(exec[1])} was not found inside network namespace ${quote(ctx.netns)}; install ipset (Debian: apt-get install ipset) or pass ipsetPath`
-        : `the ipset binary ${quote(exec[1])} could not be executed inside network namespace ${quote(ctx.netns)} (${exec[2]}); check its permissions or pass ipsetPath`,
+        ? `the ipset binary ${quote(exec[1])} was not found inside network namespace ${quote(ctx.netns)}; install ipset (Debian: apt-get install ipset) or pass ${nameOf('ipsetPath')}`
+        : `the ipset binary ${quote(exec[1])} could not be executed inside network namespace ${quote(ctx.netns)} (${exec[2]}); check its permissions or pass ${nameOf('ipsetPath')}`,
       { details },
     );
   }

@@ -9,11 +9,12 @@
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { constants as fsConstants } from 'node:fs';
-import { access } from 'node:fs/promises';
+import { access, readdir, rm } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
 import { execa } from 'execa';
 import { IpsetsError } from '@ipsets/core';
 import type { CommandResult } from '@ipsets/core';
+import { DEFAULT_LOCK_DIR } from './kernel-lock.js';
 
 /** Whether real-kernel tests can run here, and if not, why (one line). */
 export interface KernelTestSupport {
@@ -31,7 +32,10 @@ export interface TestNamespace {
    * Non-zero exit codes resolve: they are data.
    */
   run(cmd: readonly string[], input?: string): Promise<CommandResult>;
-  /** Flushes iptables rules made inside the namespace and deletes it. Idempotent. */
+  /**
+   * Flushes iptables rules made inside the namespace, deletes it, and removes the
+   * kernel lock file writers made for it (`/run/ipsets/<name>.lock`). Idempotent.
+   */
   dispose(): Promise<void>;
 }
 
@@ -200,6 +204,8 @@ export async function createTestNamespace(prefix = 'test'): Promise<TestNamespac
       await execa('ip', ['netns', 'exec', name, 'iptables', '-X'], { reject: false, stdin: 'ignore' });
       const deleted = await execa('ip', ['netns', 'del', name], { reject: false, stdin: 'ignore' });
       live.delete(name);
+      // A writer run with --netns made this namespace's lock file in the host's lock folder: it goes with the namespace.
+      await removeLockFile(name);
       if (deleted.failed && (await namespaceExists(name))) {
         throw new IpsetsError(
           'IPSET_UNAVAILABLE',
@@ -217,7 +223,10 @@ function installExitHook(): void {
   exitHookInstalled = true;
   process.once('exit', () => {
     // Last resort for a test run that crashed before dispose(): never leave namespaces behind.
-    for (const name of live) spawnSync('ip', ['netns', 'del', name], { stdio: 'ignore' });
+    for (const name of live) {
+      spawnSync('ip', ['netns', 'del', name], { stdio: 'ignore' });
+      spawnSync('rm', ['-f', '--', lockFileOf(name)], { stdio: 'ignore' });
+    }
   });
 }
 
@@ -229,11 +238,27 @@ function installExitHook(): void {
  * @internal exported for tests
  */
 export async function sweepOrphanNamespaces(): Promise<void> {
-  for (const name of await namespaceNames()) {
+  const orphan = (name: string): boolean => {
     const pid = Number(OUR_NAME.exec(name)?.[1]);
-    if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid || processAlive(pid)) continue;
-    await execa('ip', ['netns', 'del', name], { reject: false, stdin: 'ignore' });
+    return Number.isInteger(pid) && pid > 0 && pid !== process.pid && !processAlive(pid);
+  };
+  for (const name of await namespaceNames()) {
+    if (orphan(name)) await execa('ip', ['netns', 'del', name], { reject: false, stdin: 'ignore' });
   }
+  // Lock files of such namespaces (their writers are gone with the test run that made them).
+  const locks = await readdir(DEFAULT_LOCK_DIR).catch(() => [] as string[]);
+  for (const file of locks) {
+    if (file.endsWith('.lock') && orphan(file.slice(0, -'.lock'.length))) await removeLockFile(file.slice(0, -'.lock'.length));
+  }
+}
+
+/** The kernel lock file writers use for namespace `name` (`defaultLockPath`). */
+function lockFileOf(name: string): string {
+  return join(DEFAULT_LOCK_DIR, `${name}.lock`);
+}
+
+async function removeLockFile(name: string): Promise<void> {
+  await rm(lockFileOf(name), { force: true }).catch(() => undefined);
 }
 
 function processAlive(pid: number): boolean {

@@ -85,11 +85,12 @@ describe('deploy/image/build-tree.sh', () => {
     });
     expect(outside).toEqual([]);
     const version = JSON.parse(readFileSync(`${ROOT}packages/cli/package.json`, 'utf8')).version as string;
-    expect(treeCli(['--version']).stdout.trim()).toBe(version);
+    // `--version`: the command's version, then the ipset it finds.
+    expect(treeCli(['--version']).stdout.split('\n')[0]).toBe(`ipsets ${version}`);
     // The image links /usr/local/bin/ipsets (and a host install /usr/bin/ipsets) to dist/bin.js and runs it directly.
     const direct = spawnSync(join(tree, 'dist/bin.js'), ['--version'], { encoding: 'utf8' });
     expect(direct.status, direct.stderr).toBe(0);
-    expect(direct.stdout.trim()).toBe(version);
+    expect(direct.stdout.split('\n')[0]).toBe(`ipsets ${version}`);
   });
 
   it('holds the runtime dependencies and no sources, tests or dev tools of the CLI', () => {
@@ -110,11 +111,18 @@ describe('deploy/image/build-tree.sh', () => {
     // The fake kernel the CLI runs (`--kernel fake`, `demo`) needs no test tooling.
     expect(store.filter((p) => /^(fast-check|vitest|@vitest\+)/.test(p))).toEqual([]);
     // Recorded for the operator's guide: what the tree costs on disk and what it carries.
+    const mib = sizeOf(tree) / 1024 ** 2;
+    const packages = store.length - 2;
     console.info(
-      `[production tree] ${(sizeOf(tree) / 1024 ** 2).toFixed(1)} MiB in ${store.length - 2} packages; ` +
+      `[production tree] ${mib.toFixed(1)} MiB in ${packages} packages; ` +
         `fast-check ${store.some((p) => p.startsWith('fast-check@')) ? 'present' : 'absent'}; ` +
         `vitest ${store.some((p) => p.startsWith('vitest@')) ? 'present' : 'absent'}`,
     );
+    // The guide says what this measures (it had drifted): the package count exactly, the size within a fifth.
+    const guide = /the tree is about\s+([\d.]+) MiB in (\d+) packages/.exec(readFileSync(`${ROOT}docs/operating.md`, 'utf8'));
+    expect(guide, 'docs/operating.md names the tree\'s size and package count').not.toBeNull();
+    expect(Number(guide![2]), `the guide says ${guide![2]} packages; the tree has ${packages}`).toBe(packages);
+    expect(Math.abs(Number(guide![1]) - mib) / mib, `the guide says ${guide![1]} MiB; the tree is ${mib.toFixed(1)} MiB`).toBeLessThan(0.2);
   });
 });
 
@@ -176,7 +184,7 @@ describeKernel('the production tree converges a network namespace', () => {
     expect(saved.exitCode, saved.stderr).toBe(0);
     const out = new Map<string, string[]>();
     for (const set of parseSave(saved.stdout).sets) {
-      if (set.name.startsWith('azure-npm-')) out.set(set.name, set.members.slice().sort());
+      if (set.name.startsWith('ipsets-')) out.set(set.name, set.members.slice().sort());
     }
     return out;
   }

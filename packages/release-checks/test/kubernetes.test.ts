@@ -142,7 +142,7 @@ describe('deploy/kubernetes validates against the Kubernetes API schemas', () =>
     rmSync(dirname(path), { recursive: true, force: true });
     expect(planned.status, planned.stderr).toBe(0);
     // Every set of the example is created: one `-N` line per set.
-    expect(planned.stdout.match(/^-N azure-npm-/gm)).toHaveLength(
+    expect(planned.stdout.match(/^-N ipsets-/gm)).toHaveLength(
       (parseAllDocuments(cm.data[key]!)[0]!.toJSON() as { sets: unknown[] }).sets.length,
     );
   });
@@ -164,12 +164,25 @@ describe('the DaemonSet keeps the node safe', () => {
     expect(sc.capabilities?.add).toEqual(['NET_ADMIN']);
   });
 
-  it('runs on every node: tolerates every taint, system-node-critical', () => {
+  it('the operator\'s guide says what a namespace must admit: Pod Security level privileged (hostNetwork, NET_ADMIN)', () => {
+    const guide = readFileSync(`${ROOT}docs/operating.md`, 'utf8');
+    const install = guide.slice(guide.indexOf('### Kubernetes'), guide.indexOf('### systemd'));
+    expect(install).toContain('Pod Security level `privileged`');
+    expect(install).toContain('kubectl label namespace kube-system pod-security.kubernetes.io/enforce=privileged');
+    // What the guide says the DaemonSet needs is what it asks for.
+    const pod = daemonSet().spec!.template.spec!;
+    expect(pod.hostNetwork).toBe(true);
+    expect(agentContainer().securityContext?.capabilities?.add).toEqual(['NET_ADMIN']);
+    expect(install).toContain('`kubernetes.io/os: linux`');
+  });
+
+  it('runs on every Linux node: tolerates every taint, system-node-critical', () => {
     const pod = daemonSet().spec!.template.spec!;
     expect(pod.priorityClassName).toBe('system-node-critical');
     // One toleration with operator Exists and no key or effect matches every taint.
     expect(pod.tolerations).toContainEqual({ operator: 'Exists' });
-    expect(pod.nodeSelector ?? {}).toEqual({});
+    // Linux nodes only: on a cluster with Windows pools the toleration alone put agents on Windows nodes, never ready.
+    expect(pod.nodeSelector).toEqual({ 'kubernetes.io/os': 'linux' });
     expect(pod.affinity).toBeUndefined();
   });
 

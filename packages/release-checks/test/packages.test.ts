@@ -116,15 +116,18 @@ describe('which packages are published', () => {
 });
 
 describe.each(PUBLISHED.map((p) => `@ipsets/${p}`))('the packed tarball of %s', (name) => {
-  it('carries LICENSE (MIT, the @ipsets authors), README, dist and the registry metadata, and no workspace: ranges', () => {
+  it('carries LICENSE (MIT, the @ipsets authors) and NOTICE (the credit to Azure NPM), both the repository\'s own, README, dist and the registry metadata, and no workspace: ranges', () => {
     const tarball = tarballs.get(name)!;
     const files = tarList(tarball);
     expect(files).toContain('LICENSE');
+    expect(files).toContain('NOTICE');
     expect(files).toContain('README.md');
     expect(files).toContain('package.json');
-    expect(files.filter((f) => !['LICENSE', 'README.md', 'package.json'].includes(f) && !f.startsWith('dist/'))).toEqual([]);
+    expect(files.filter((f) => !['LICENSE', 'NOTICE', 'README.md', 'package.json'].includes(f) && !f.startsWith('dist/'))).toEqual([]);
     const license = tarFile(tarball, 'LICENSE');
     expect(license).toMatch(/^MIT License\n\nCopyright \(c\) \d{4} The @ipsets authors\n/);
+    expect(license).toBe(readFileSync(`${ROOT}LICENSE`, 'utf8'));
+    expect(tarFile(tarball, 'NOTICE')).toBe(readFileSync(`${ROOT}NOTICE`, 'utf8'));
     const readme = tarFile(tarball, 'README.md');
     expect(readme).toMatch(new RegExp(`^# ${name.replace('/', '\\/')}`, 'm'));
     const manifest = JSON.parse(tarFile(tarball, 'package.json')) as Manifest;
@@ -138,6 +141,7 @@ describe.each(PUBLISHED.map((p) => `@ipsets/${p}`))('the packed tarball of %s', 
     expect(manifest.bugs?.url).toMatch(/^https:\/\//);
     expect(manifest.keywords?.length).toBeGreaterThan(2);
     expect(manifest.files).toContain('LICENSE');
+    expect(manifest.files).toContain('NOTICE');
     expect(JSON.stringify(manifest.dependencies ?? {})).not.toContain('workspace:');
   });
 
@@ -204,11 +208,12 @@ describe.each(NODES)('the packed tarballs installed with npm into an empty proje
   it('`ipsets --version`, `ipsets plan` and `ipsets demo` run from node_modules/.bin', () => {
     const printed = run(ipsets, ['--version'], project, 60_000, env);
     expect(printed.status, printed.out).toBe(0);
-    expect(printed.out.trim()).toBe((JSON.parse(tarFile(tarballs.get('@ipsets/cli')!, 'package.json')) as Manifest).version);
+    expect(printed.out.split('\n')[0]).toBe(`ipsets ${(JSON.parse(tarFile(tarballs.get('@ipsets/cli')!, 'package.json')) as Manifest).version}`);
     writeFileSync(join(project, 'small.yaml'), readFileSync(`${ROOT}examples/small.yaml`));
     const plan = run(ipsets, ['plan', 'small.yaml'], project, 60_000, env);
     expect(plan.status, plan.out).toBe(0);
-    expect(plan.out.match(/^-N azure-npm-\w+ --exist /gm)).toHaveLength(11);
+    // The command's own owner prefix: never Azure NPM's by default.
+    expect(plan.out.match(/^-N ipsets-\w+ --exist /gm)).toHaveLength(11);
     const demo = run(ipsets, ['demo', '--pods', '40'], project, 120_000, env);
     expect(demo.status, demo.out).toBe(0);
     expect(demo.out).toMatch(/demo passed/);

@@ -20,7 +20,7 @@ const report: BenchReport = {
 describe('renderTable', () => {
   it('has the seven columns and one line per row, pipes escaped', () => {
     const lines = renderTable(rows).split('\n');
-    expect(lines[0]).toBe('| workload | ours | reference | ratio | CPU-time ratio | bar | met |');
+    expect(lines[0]).toBe('| workload | ours | real ipset | ratio | CPU-time ratio | bar | met |');
     expect(lines[2]).toContain('| 0.200 (1 s / 5 s) |');
     expect(lines).toHaveLength(2 + rows.length);
     expect(lines[2]).toContain('W1 a\\|b');

@@ -2,7 +2,7 @@
  * The agent command's own metrics, next to the library agent's (operations,
  * durations, attempts, failures by kind, consecutive failures) on one registry.
  */
-import { Counter, Gauge } from 'prom-client';
+import { Counter, Gauge, collectDefaultMetrics } from 'prom-client';
 import type { Registry } from 'prom-client';
 import type { ApplyReport } from '@ipsets/core';
 
@@ -16,6 +16,31 @@ export interface FileAgentMetrics {
   fileValid(valid: boolean): void;
   /** An apply ended without a report (the kernel could not be read, a timeout, the lock). */
   kernelError(): void;
+}
+
+/** What `ipsets_build_info` says. */
+export interface BuildInfo {
+  /** The `ipsets` command's version. */
+  version: string;
+  /** The `ipset` found (`7.17`), `fake` for the fake kernel, `unknown` when it could not be read. */
+  ipsetVersion: string;
+}
+
+/**
+ * Adds what every long-running process should show: prom-client's default metrics
+ * (`process_resident_memory_bytes`, `process_cpu_seconds_total`, `nodejs_heap_size_used_bytes`,
+ * garbage collection, event-loop lag, …) and `ipsets_build_info{version,ipset_version} 1`,
+ * so the agent's memory and the versions running on each node can be graphed.
+ */
+export function addProcessMetrics(registry: Registry, build: BuildInfo): void {
+  collectDefaultMetrics({ register: registry });
+  const info = new Gauge({
+    name: 'ipsets_build_info',
+    help: 'Always 1; the labels say which ipsets command and which ipset run on this node.',
+    labelNames: ['version', 'ipset_version'],
+    registers: [registry],
+  });
+  info.set({ version: build.version, ipset_version: build.ipsetVersion }, 1);
 }
 
 /** Adds the command's metrics to `registry`: converged, sets not converged, last apply time, file errors and validity. */

@@ -15,8 +15,9 @@ import { resolve } from 'node:path';
 import { Registry } from 'prom-client';
 import { IpsetsError, isIpsetsError, quote, reconcileIPSets } from '@ipsets/core';
 import type { ApplyReport, DesiredState, IpsetPort } from '@ipsets/core';
-import { createIpsetAgent } from '@ipsets/exec-linux';
+import { createIpsetAgent, readIpsetVersion } from '@ipsets/exec-linux';
 import { EXIT } from '../cli-io.js';
+import { cliVersion } from '../program.js';
 import type { CliIo } from '../cli-io.js';
 import { desiredStateOf, parseDesiredText } from '../desired-file.js';
 import {
@@ -26,7 +27,7 @@ import {
   DEFAULT_READ_TIMEOUT_MS,
   DEFAULT_RESTORE_TIMEOUT_MS,
 } from '../defaults.js';
-import { openKernel } from '../kernel.js';
+import { CLI_OPTION_NAMES, checkKernelOptions, openKernel } from '../kernel.js';
 import type { KernelOptions } from '../kernel.js';
 import { parseListenAddress } from '../listen-address.js';
 import { createLogger } from '../logging.js';
@@ -36,13 +37,15 @@ import { listenForStop } from '../signals.js';
 import { wrapPort } from '../port-wrap.js';
 import { DesiredSource } from '../agent/desired-source.js';
 import { guardEmptyDesired } from '../empty-desired.js';
+import { checkKernelAfterEarlyEnd, endedEarlyBy, formatKernelCheck } from '../kernel/after-abort.js';
+import { labelsOf } from '../output/labels.js';
 import { AgentProbes } from '../agent/health.js';
 import { closeServer, serveAgentHttp } from '../agent/http-server.js';
-import { createFileAgentMetrics } from '../agent/metrics.js';
+import { addProcessMetrics, createFileAgentMetrics } from '../agent/metrics.js';
 import { ApplyScheduler } from '../agent/scheduler.js';
 
-export { createFileAgentMetrics } from '../agent/metrics.js';
-export type { FileAgentMetrics } from '../agent/metrics.js';
+export { addProcessMetrics, createFileAgentMetrics } from '../agent/metrics.js';
+export type { BuildInfo, FileAgentMetrics } from '../agent/metrics.js';
 
 export { DEFAULT_GRACE_MS, DEFAULT_MAX_FAILURES, DEFAULT_METRICS_BIND_ADDRESS } from '../defaults.js';
 
@@ -70,6 +73,8 @@ export interface AgentCommandOptions extends KernelOptions {
   once?: boolean;
   /** Apply a FILE with no sets even when that destroys owned sets (refused otherwise). */
   allowEmpty?: boolean;
+  /** The owner prefix when FILE names none (`--owner`; default `ipsets-`); a FILE naming another is invalid. */
+  owner?: string;
   logFormat?: LogFormat;
   logLevel?: LogLevel;
   /** Resolves when the agent should stop (default: SIGINT or SIGTERM). */
@@ -82,6 +87,13 @@ export interface AgentCommandOptions extends KernelOptions {
 function libraryLevel(level: LogLevel): LogLevel {
   if (level === 'debug') return 'debug';
   return level === 'info' ? 'warn' : level;
+}
+
+/** `ipsets_build_info`'s `ipset_version`: the ipset found (`7.17`), `fake`, or `unknown`. */
+async function ipsetVersionLabel(options: KernelOptions): Promise<string> {
+  if (options.kernel === 'fake') return 'fake';
+  const found = await readIpsetVersion(options.ipset === undefined ? {} : { ipsetPath: options.ipset });
+  return found.version ?? 'unknown';
 }
 
 /** The exit code of one apply: 0 converged, 3 converged except in-use leftovers, 1 not converged. */
@@ -102,9 +114,11 @@ export async function agentCommand(file: string, options: AgentCommandOptions, i
     ...(options.logLevel === undefined ? {} : { level: options.logLevel }),
   });
   if (options.deprecatedMetricsFlag === true) log.warn({ flag: '--metrics' }, '--metrics is deprecated; use --metrics-bind-address');
-  // Bad input at start is refused before anything runs: no kernel touched, exit 2.
+  // Bad input at start is refused before anything runs: no kernel touched, no lock taken, exit 2.
   const serve = options.once !== true && options.noMetrics !== true;
   const address = serve ? parseListenAddress(options.metricsBindAddress ?? DEFAULT_METRICS_BIND_ADDRESS) : undefined;
+  await checkKernelOptions(options);
+  const lockFile = await lockPathFor(options, io.cwd);
   const graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
   // Listeners first: a SIGTERM while a big file is still being read ends the agent cleanly too.
   let stopping = false;
@@ -127,13 +141,14 @@ export async function agentCommand(file: string, options: AgentCommandOptions, i
   async function runAgent(): Promise<number> {
     const registry = new Registry();
     const metrics = createFileAgentMetrics(registry);
+    addProcessMetrics(registry, { version: cliVersion(), ipsetVersion: await ipsetVersionLabel(options) });
     let scheduler: ApplyScheduler | undefined;
     let probes: AgentProbes | undefined;
     const source = await DesiredSource.open(
       {
         path,
         debounceMs: options.debounceMs,
-        load: (text) => desiredStateOf(parseDesiredText(text, { source: path })),
+        load: (text) => desiredStateOf(parseDesiredText(text, { source: path, ...(options.owner === undefined ? {} : { owner: options.owner, ownerSource: '--owner' }) })),
         onChange: () => scheduler?.trigger('file changed'),
         onProblem: (kind, message, error) => {
           metrics.fileError();
@@ -160,7 +175,6 @@ export async function agentCommand(file: string, options: AgentCommandOptions, i
       },
     );
     await openKernel(options, io.cwd);
-    const lockFile = await lockPathFor(options, io.cwd);
 
     const holder = { desiredState: (): DesiredState => source.desired };
     // The fake kernel is reloaded per apply: the port follows whichever kernel is open.
@@ -177,9 +191,10 @@ export async function agentCommand(file: string, options: AgentCommandOptions, i
       registry,
       maxConsecutiveFailures: options.maxFailures ?? DEFAULT_MAX_FAILURES,
       // The whole read–plan–restore cycle of every apply holds the kernel lock.
-      lock: { path: lockFile, ...(options.waitMs === undefined ? {} : { waitMs: options.waitMs }) },
-      // Five restore attempts, two reads and the lock wait: anything longer is stuck.
-      stuckAfterMs: 5 * restoreMs + 2 * readMs + (options.waitMs ?? 30_000) + 30_000,
+      lock: { path: lockFile, flockPathName: CLI_OPTION_NAMES.flockPath, ...(options.waitMs === undefined ? {} : { waitMs: options.waitMs }) },
+      // Five restore attempts, two reads, two more after an apply cut short (the kernel
+      // check), and the lock wait: anything longer is stuck.
+      stuckAfterMs: 5 * restoreMs + 4 * readMs + (options.waitMs ?? 30_000) + 30_000,
       drivers: {
         // Inside the agent's lock: a fake kernel's state file is re-read and written back
         // there, so that another writer's change is never lost.
@@ -189,6 +204,24 @@ export async function agentCommand(file: string, options: AgentCommandOptions, i
           // A truncated or badly templated FILE must not wipe the node: refused, and the kernel keeps what it has.
           await guardEmptyDesired(desired, port, { source: path, ...(options.allowEmpty === true ? { allowEmpty: true } : {}) });
           const report = await reconcileIPSets(desired, port, driverOptions);
+          // An apply cut short (the stop's grace, --timeout) saw none of the killed restore's
+          // lines: the kernel, read again, says which sets reached their desired state.
+          const endedBy = endedEarlyBy(report);
+          if (endedBy !== undefined) {
+            const check = await checkKernelAfterEarlyEnd(desired, kernel.port, report, endedBy);
+            log.warn(
+              {
+                endedBy,
+                countedNotConverged: check.counted,
+                convergedAfterAll: check.converged.length,
+                stillDiffer: check.notConverged.slice(0, 20),
+                stillDifferCount: check.notConverged.length,
+                uncertain: check.uncertain.slice(0, 20),
+                ...(check.readError === undefined ? {} : { readError: check.readError }),
+              },
+              formatKernelCheck(check, labelsOf(desired)).trim(),
+            );
+          }
           await kernel.persist();
           return report;
         },
@@ -201,11 +234,21 @@ export async function agentCommand(file: string, options: AgentCommandOptions, i
 
     let onFatal: (() => void) | undefined;
     const fatalReached = new Promise<'fatal'>((ok) => (onFatal = () => ok('fatal')));
+    // Why the last apply's desired state was refused (an empty file that would destroy
+    // owned sets): shown like an invalid file until an apply is accepted again.
+    let refusal: string | undefined;
     const applyOnce = async (why: string): Promise<number> => {
       const started = io.now();
       try {
         const report = await agent.reconcile();
         const durationMs = Math.round(io.now() - started);
+        if (refusal !== undefined) {
+          refusal = undefined;
+          if (source.fileProblem === undefined) {
+            probes?.setFileProblem(undefined);
+            metrics.fileValid(true);
+          }
+        }
         metrics.observe(report);
         const fields = {
           trigger: why,
@@ -224,6 +267,18 @@ export async function agentCommand(file: string, options: AgentCommandOptions, i
         if (agent.fatalError !== undefined) throw agent.fatalError;
         return exitOfReport(report);
       } catch (error) {
+        if (isIpsetsError(error, 'INVALID_INPUT')) {
+          // Refused before anything reached the kernel (not counted toward --max-failures):
+          // the kernel keeps the last good state, as with an invalid file.
+          if (refusal !== error.message) {
+            refusal = error.message;
+            metrics.fileError();
+            metrics.fileValid(false);
+            probes?.setFileProblem(error.message);
+            log.warn({ trigger: why, file: path, err: error }, 'the desired state was refused; keeping the last good state');
+          }
+          return EXIT.badInput;
+        }
         metrics.kernelError();
         if (isIpsetsError(error, 'MAX_CONSECUTIVE_FAILURES')) {
           log.error(

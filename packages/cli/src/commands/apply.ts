@@ -16,7 +16,8 @@ import { loadDesiredInput } from '../desired-input.js';
 import { guardEmptyDesired } from '../empty-desired.js';
 import { applyOutcome, formatApplyReport, reportToJson } from '../output/apply-report.js';
 import { labelsOf } from '../output/labels.js';
-import { openKernel } from '../kernel.js';
+import { checkKernelOptions, openKernel } from '../kernel.js';
+import { checkKernelAfterEarlyEnd, endedEarlyBy, formatKernelCheck } from '../kernel/after-abort.js';
 import { prefetchReads } from '../kernel/prefetch.js';
 import { withProgress } from '../kernel/progress.js';
 import type { KernelOptions } from '../kernel.js';
@@ -45,6 +46,8 @@ export interface ApplyCommandOptions extends KernelOptions {
   handleSignals?: boolean;
   /** Apply a FILE with no sets even when that destroys owned sets (refused otherwise). */
   allowEmpty?: boolean;
+  /** The owner prefix when FILE names none (`--owner`; default `ipsets-`); a FILE naming another is refused. */
+  owner?: string;
 }
 
 /** Runs `ipsets apply`; returns the exit code. */
@@ -76,13 +79,14 @@ export async function applyCommand(file: string, options: ApplyCommandOptions, i
           onForce: (signal) => log.error({ signal }, 'second signal: exiting now; the kernel may be half-applied, run apply again'),
         });
   try {
-    // Validate the whole file before the kernel is even opened: a bad file changes nothing.
-    const desiredFile = await loadDesiredInput(file, io, options.stdin);
+    // Flags, then the whole file, before the lock is taken or the kernel opened: bad input changes nothing.
+    await checkKernelOptions(options);
     const lockFile = await lockPathFor(options, io.cwd);
+    const desiredFile = await loadDesiredInput(file, io, options.stdin, options.owner);
     // The whole read–plan–restore cycle holds the kernel lock; a fake kernel's state is
     // read inside it too, so that two writers never work from the same old state.
     const lockOptions = { signal: waitAbort.signal, ...(options.waitMs === undefined ? {} : { waitMs: options.waitMs }) };
-    const { kernel, desired, report, durationMs } = await withWriterLock(lockFile, lockOptions, log, async () => {
+    const { kernel, desired, report, check, durationMs } = await withWriterLock(lockFile, lockOptions, log, async () => {
       const kernel = await openKernel(options, io.cwd);
       port = stoppablePort(withProgress(kernel.port, io.stderr));
       if (stopper?.signal !== undefined) port.refuseNewCalls(`ipsets apply was stopped by ${stopper.signal}`);
@@ -95,21 +99,31 @@ export async function applyCommand(file: string, options: ApplyCommandOptions, i
       // Inside the lock: the count of owned sets it would destroy is read from the kernel it changes.
       await guardEmptyDesired(desired, reads, { source: file, ...(options.allowEmpty === true ? { allowEmpty: true } : {}) });
       const report = await reconcileIPSets(desired, reads);
+      // A session that ended early (stop, --timeout, a killed restore) saw none of the
+      // killed restore's lines acknowledged: the kernel, read again inside the lock
+      // through the open kernel (the stopped port refuses calls), says what reached it.
+      const endedBy = endedEarlyBy(report);
+      const check = endedBy === undefined ? undefined : await checkKernelAfterEarlyEnd(desired, kernel.port, report, endedBy);
       const durationMs = io.now() - started;
       await kernel.persist();
-      return { kernel, desired, report, durationMs };
+      return { kernel, desired, report, check, durationMs };
     });
-    const sets = summarizeSets(report, desired);
-    const { outcome, exitCode: code } = applyOutcome(report);
+    // The summary and the exit code follow the kernel when it was read again.
+    const truth = check === undefined ? report : { ...report, failedSets: [...check.notConverged, ...check.uncertain] };
+    const sets = summarizeSets(truth, desired);
+    const { outcome, exitCode: code } = applyOutcome(check === undefined ? report : { ...truth, converged: truth.failedSets.length === 0 });
     if (options.json === true) {
-      io.stdout.write(JSON.stringify({ schemaVersion: 1, exitCode: code, outcome, ...reportToJson(report, durationMs), sets }, null, 2) + '\n');
+      io.stdout.write(
+        JSON.stringify({ schemaVersion: 1, exitCode: code, outcome, ...reportToJson(report, durationMs), ...(check === undefined ? {} : { kernelCheck: check }), sets }, null, 2) + '\n',
+      );
     } else {
       io.stdout.write(`${kernel.description}: ${desired.sets.length} desired set(s)\n`);
       io.stdout.write(formatApplyReport(report, { style: stdoutStyle(io), labels: labelsOf(desired), durationMs }));
+      if (check !== undefined) io.stdout.write(formatKernelCheck(check, labelsOf(desired)));
       io.stdout.write(formatSetSummary(sets));
     }
     if (stopper?.signal !== undefined) {
-      log.info({ signal: stopper.signal, converged: report.converged, failedSets: report.failedSets.slice(0, 20), exitCode: code }, 'stopped');
+      log.info({ signal: stopper.signal, converged: truth.failedSets.length === 0, failedSets: truth.failedSets.slice(0, 20), exitCode: code }, 'stopped');
     }
     return code;
   } finally {

@@ -18,6 +18,7 @@ import { IPSetManager, applyIPSets, familyOfSpec, kernelTypeOfSpec, parseListHea
 import type { ApplyReport, DesiredState, SetMetadata } from '@ipsets/core';
 import { FakeKernel, createFakePort } from '@ipsets/fake-kernel';
 import { EXIT, stdoutStyle } from '../cli-io.js';
+import { DEFAULT_CLI_OWNER } from '../defaults.js';
 import type { CliIo } from '../cli-io.js';
 import { Cluster, NAMESPACES, POLICIES, prng } from '../demo/cluster.js';
 import type { Pod } from '../demo/cluster.js';
@@ -80,7 +81,8 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
 
   const kernel = new FakeKernel();
   const rec = recording(createFakePort(kernel), now);
-  const manager = new IPSetManager({ mode: 'all' });
+  // The command's own owner prefix, as every other ipsets command uses.
+  const manager = new IPSetManager({ mode: 'all', owner: DEFAULT_CLI_OWNER });
   const cluster = new Cluster(manager, random);
   const owner = manager.desiredState().owner;
 

@@ -9,7 +9,7 @@ import { desiredStateOf } from '../desired-file.js';
 import { loadDesiredInput } from '../desired-input.js';
 import { diffFromPlan, formatDiff, remainingFromPlan } from '../output/diff.js';
 import { formatNotes } from '../output/plan-text.js';
-import { openKernel } from '../kernel.js';
+import { checkKernelOptions, openKernel } from '../kernel.js';
 import { readKernel } from '../kernel/read-kernel.js';
 import type { KernelOptions } from '../kernel.js';
 
@@ -17,19 +17,27 @@ import type { KernelOptions } from '../kernel.js';
 export interface DiffCommandOptions extends KernelOptions {
   /** Members shown per set and direction (default: all). */
   limit?: number;
-  /** Exit 1 when there are differences, including owned sets that stay because they are in use (like `git diff --exit-code`). */
+  /**
+   * Exit 1 when there are differences (owned sets that stay because they are in use
+   * included), 0 when there are none, and {@link EXIT.diffKernelUnreadable} when the
+   * kernel could not be read (kubectl diff's convention: more than 1 is an error).
+   */
   exitCode?: boolean;
   /** Print the differences as JSON. */
   json?: boolean;
   /** Where `-` reads from (default process.stdin). */
   stdin?: AsyncIterable<string | Buffer>;
+  /** The owner prefix when FILE names none (`--owner`). */
+  owner?: string;
 }
 
 /** Runs `ipsets diff`; returns the exit code. */
 export async function diffCommand(file: string, options: DiffCommandOptions, io: CliIo): Promise<number> {
-  const desiredFile = await loadDesiredInput(file, io, options.stdin);
+  await checkKernelOptions(options);
+  const desiredFile = await loadDesiredInput(file, io, options.stdin, options.owner);
   const desired = desiredStateOf(desiredFile);
   const kernel = await openKernel(options, io.cwd);
+  // A kernel that cannot be read throws: under --exit-code the program maps that to 6, never to 1 ("differences").
   const { snapshot, headers } = await readKernel(kernel.port);
   const plan = planReconcile(desired, snapshot, headers);
   const diffs = diffFromPlan(plan, snapshot, desired);

@@ -3,10 +3,11 @@
  * against an empty kernel or against a captured `ipset save`. Touches no kernel.
  */
 import { resolve } from 'node:path';
-import { DEFAULT_OWNER, IpsetsError, canonicalMemberForType, parseSave, planReconcile, validateSetName } from '@ipsets/core';
+import { IpsetsError, canonicalMemberForType, parseSave, planReconcile, validateSetName } from '@ipsets/core';
 import type { SaveSnapshot, SetType } from '@ipsets/core';
 import { decodeUtf8, readInputFile, readInputStream } from '../bounded-read.js';
 import { EXIT } from '../cli-io.js';
+import { DEFAULT_CLI_OWNER } from '../defaults.js';
 import type { CliIo } from '../cli-io.js';
 import { desiredStateOf } from '../desired-file.js';
 import { loadDesiredInput } from '../desired-input.js';
@@ -23,6 +24,8 @@ export interface PlanCommandOptions {
   json?: boolean;
   /** Where `--save -` reads from (default process.stdin). */
   stdin?: AsyncIterable<string | Buffer>;
+  /** The owner prefix when FILE names none (`--owner`). */
+  owner?: string;
 }
 
 /** Problems of a captured save listed in full; the rest are counted. */
@@ -95,7 +98,7 @@ export async function readSaveSnapshot(
   path: string,
   io: CliIo,
   stdin?: AsyncIterable<string | Buffer>,
-  owner: string = DEFAULT_OWNER,
+  owner: string = DEFAULT_CLI_OWNER,
 ): Promise<SaveSnapshot> {
   const what = 'save file';
   const bytes = path === '-' ? await readInputStream(stdin ?? process.stdin, { what }) : await readInputFile(resolve(io.cwd, path), { what });
@@ -118,7 +121,7 @@ export async function planCommand(file: string, options: PlanCommandOptions, io:
   if (file === '-' && options.save === '-') {
     throw new IpsetsError('INVALID_ARGUMENT', 'FILE and --save cannot both be "-" (stdin); give one of them as a file');
   }
-  const desiredFile = await loadDesiredInput(file, io, options.stdin);
+  const desiredFile = await loadDesiredInput(file, io, options.stdin, options.owner);
   const desired = desiredStateOf(desiredFile);
   const snapshot: SaveSnapshot =
     options.save === undefined ? { sets: [], problems: [] } : await readSaveSnapshot(options.save, io, options.stdin, desiredFile.owner);

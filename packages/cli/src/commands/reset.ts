@@ -3,13 +3,14 @@
  * set), and lists the ones that could not be destroyed because something still
  * references them (leaked).
  */
-import { DEFAULT_OWNER, resetIPSets } from '@ipsets/core';
+import { resetIPSets, validateOwnerPrefix } from '@ipsets/core';
 import type { ResetReport } from '@ipsets/core';
 import { EXIT, stdoutStyle } from '../cli-io.js';
 import type { CliIo } from '../cli-io.js';
 import { reportToJson } from '../output/apply-report.js';
 import { formatResetReport } from '../output/reset-report.js';
-import { openKernel } from '../kernel.js';
+import { DEFAULT_CLI_OWNER } from '../defaults.js';
+import { checkKernelOptions, openKernel } from '../kernel.js';
 import { withProgress } from '../kernel/progress.js';
 import type { KernelOptions } from '../kernel.js';
 import { lockPathFor, withWriterLock } from '../kernel-lock.js';
@@ -18,7 +19,7 @@ import type { LogFormat, LogLevel } from '../logging.js';
 
 /** Options of {@link resetCommand}. */
 export interface ResetCommandOptions extends KernelOptions {
-  /** Owner prefix (default {@link DEFAULT_OWNER}, `azure-npm-`). */
+  /** Owner prefix (default {@link DEFAULT_CLI_OWNER}, `ipsets-`; `azure-npm-` resets sets named like Azure NPM's). */
   owner?: string;
   json?: boolean;
   /** How long to wait for another writer of the kernel (ms; default 30 s), then exit 4. */
@@ -31,7 +32,10 @@ export interface ResetCommandOptions extends KernelOptions {
 
 /** Runs `ipsets reset`; returns the exit code (0 all gone, 3 some leaked because still referenced, 1 the reset failed). */
 export async function resetCommand(options: ResetCommandOptions, io: CliIo): Promise<number> {
-  const owner = options.owner ?? DEFAULT_OWNER;
+  const owner = options.owner ?? DEFAULT_CLI_OWNER;
+  // Every flag before the lock: a bad one is bad input (exit 2) even for a user who could not take the lock.
+  validateOwnerPrefix(owner);
+  await checkKernelOptions(options);
   const lockFile = await lockPathFor(options, io.cwd);
   const log = createLogger({
     stream: io.stderr,

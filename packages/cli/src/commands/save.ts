@@ -2,16 +2,17 @@
  * `ipsets save`: the kernel's owned sets in `ipset save` format (the kernel's own
  * lines of the sets core's ownership rule gives the owner), ready for `ipsets plan --save`.
  */
-import { DEFAULT_OWNER, isOwnedSetName, parseSave, validateOwnerPrefix } from '@ipsets/core';
+import { isOwnedSetName, parseSave, validateOwnerPrefix } from '@ipsets/core';
 import { EXIT } from '../cli-io.js';
 import type { CliIo } from '../cli-io.js';
-import { openKernel } from '../kernel.js';
+import { DEFAULT_CLI_OWNER } from '../defaults.js';
+import { checkKernelOptions, openKernel } from '../kernel.js';
 import { readSaveText } from '../kernel/read-kernel.js';
 import type { KernelOptions } from '../kernel.js';
 
 /** Options of {@link saveCommand}. */
 export interface SaveCommandOptions extends KernelOptions {
-  /** Owner prefix (default {@link DEFAULT_OWNER}, `azure-npm-`). */
+  /** Owner prefix (default {@link DEFAULT_CLI_OWNER}, `ipsets-`; `azure-npm-` selects sets named like Azure NPM's). */
   owner?: string;
   /** Print the owned sets as JSON (name, type, options, members). */
   json?: boolean;
@@ -33,9 +34,10 @@ export function filterOwnedSave(text: string, owner: string): string {
 
 /** Runs `ipsets save`; returns the exit code. */
 export async function saveCommand(options: SaveCommandOptions, io: CliIo): Promise<number> {
-  const owner = options.owner ?? DEFAULT_OWNER;
+  const owner = options.owner ?? DEFAULT_CLI_OWNER;
   // The check reset makes: a prefix such as `a` would claim other components' sets.
   validateOwnerPrefix(owner);
+  await checkKernelOptions(options);
   const kernel = await openKernel(options, io.cwd);
   const owned = filterOwnedSave(await readSaveText(kernel.port), owner);
   if (options.json === true) {

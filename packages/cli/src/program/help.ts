@@ -3,12 +3,13 @@
  * agent's probes. Kept apart from the option wiring so that each reads on its own.
  */
 import { DEFAULT_OWNER } from '@ipsets/core';
+import { DEFAULT_CLI_OWNER } from '../defaults.js';
 
 /** After `plan --help` and `apply --help`: what a desired-state file looks like. */
 export const FILE_HELP = `
 The desired-state FILE (JSON or YAML) lists sets by NPM type and unprefixed name:
 
-  owner: ${DEFAULT_OWNER}            # optional: kernel-name prefix
+  owner: ${DEFAULT_CLI_OWNER}               # optional: kernel-name prefix (default --owner, else ${DEFAULT_CLI_OWNER})
   scheme: sha256-base36        # optional: or fnv32
   sets:
     - { type: namespace, name: shop, members: [10.244.1.10, 10.244.1.11] }
@@ -27,20 +28,31 @@ Types: namespace, keyLabelOfNamespace, keyValueLabelOfNamespace, keyLabelOfPod,
 keyValueLabelOfPod, namedPorts, nestedLabelOfPod, cidrBlocks, emptyHashSet.
 A file with any bad value is refused as a whole (exit 2); nothing is applied.`;
 
-/** After `ipsets --help`: which kernel a command uses, and the exit codes. */
-export const EXIT_HELP = `
+/** Which kernel a command uses, and which sets it owns. */
+export const KERNEL_HELP = `
 Commands that read or change a kernel (diff, apply, save, reset, agent) use the real
 kernel unless --kernel fake is given; demo runs on its own embedded fake; plan touches
-no kernel.
+no kernel. They touch only sets whose kernel names start with the owner prefix: the
+file's owner, else --owner, else ${DEFAULT_CLI_OWNER} (--owner ${DEFAULT_OWNER} manages sets named like
+Azure NPM's).`;
 
+/** The exit codes of every command. */
+export const EXIT_CODES_HELP = `
 Exit codes:
   0  done (apply: converged; agent: clean stop after SIGTERM/SIGINT)
   1  not converged, or the kernel failed (incl. a timeout; a report is printed)
-  2  bad input: nothing was changed (also a refused empty desired state)
+  2  bad input: nothing was changed (a bad file or flag, no command, a refused
+     empty desired state)
   3  converged except owned sets the kernel still references (in use)
   4  another writer holds the kernel lock and --wait ran out
   5  agent: --max-failures failing applies in a row (let the supervisor restart it)
-  130/143  a second SIGINT/SIGTERM forced the exit
+  6  diff --exit-code: the kernel could not be read (diff --exit-code: 0 no
+     differences, 1 differences)
+  130/143  a second SIGINT/SIGTERM forced the exit`;
+
+/** After `ipsets --help`: which kernel a command uses, and the exit codes. */
+export const EXIT_HELP = `${KERNEL_HELP}
+${EXIT_CODES_HELP}
 Start with:  ipsets demo`;
 
 /** After `agent --help`: what the probes answer and how FILE is watched. */

@@ -5,8 +5,9 @@
  */
 import { InvalidArgumentError, Option } from 'commander';
 import type { Command } from 'commander';
-import { DEFAULT_OWNER, isIpsetsError } from '@ipsets/core';
+import { isIpsetsError, validateOwnerPrefix } from '@ipsets/core';
 import {
+  DEFAULT_CLI_OWNER,
   DEFAULT_GRACE_MS,
   DEFAULT_LOCK_WAIT_MS,
   DEFAULT_READ_TIMEOUT_MS,
@@ -14,7 +15,7 @@ import {
   DEFAULT_STATE_FILE,
 } from '../defaults.js';
 import { parseDuration as parseDurationText } from '../duration.js';
-import { LOG_LEVELS, parseLogFormat, parseLogLevel } from '../logging.js';
+import { LOG_FORMATS, LOG_LEVELS, parseLogFormat, parseLogLevel } from '../logging.js';
 import type { LogFormat, LogLevel } from '../logging.js';
 
 export function positiveInt(name: string) {
@@ -45,6 +46,15 @@ export function choice<T extends string>(parse: (value: string) => T) {
       throw new InvalidArgumentError(isIpsetsError(error) ? `${error.message}.` : String(error));
     }
   };
+}
+
+/**
+ * Lists `values` as the option's choices for the help, the completion and the man page,
+ * keeping its own parser (whose message says what was expected in the house style).
+ */
+function withCompletions(option: Option, values: readonly string[]): Option {
+  option.argChoices = [...values];
+  return option;
 }
 
 /** What a command with a kernel accepts. */
@@ -79,8 +89,13 @@ export function kernelOptions(cmd: Command, flags: KernelFlags = {}): Command {
   }
   if (flags.logs === true) {
     cmd
-      .addOption(new Option('--log-format <format>', 'log lines on stderr: json (one object per line) or text (default: text on a terminal, else json)').argParser(choice(parseLogFormat)))
-      .addOption(new Option('--log-level <level>', `least severe log line written: ${LOG_LEVELS.join(', ')}`).argParser(choice(parseLogLevel)).default('info'));
+      .addOption(
+        withCompletions(
+          new Option('--log-format <format>', 'log lines on stderr: json (one object per line) or text (default: text on a terminal, else json)').argParser(choice(parseLogFormat)),
+          LOG_FORMATS,
+        ),
+      )
+      .addOption(withCompletions(new Option('--log-level <level>', `least severe log line written: ${LOG_LEVELS.join(', ')}`).argParser(choice(parseLogLevel)).default('info'), LOG_LEVELS));
   }
   return cmd;
 }
@@ -100,11 +115,35 @@ export function kernelOf(opts: Record<string, unknown>) {
     ...set('graceMs', opts['grace'] as number | undefined),
     ...set('logFormat', opts['logFormat'] as LogFormat | undefined),
     ...set('logLevel', opts['logLevel'] as LogLevel | undefined),
+    ...set('owner', opts['owner'] as string | undefined),
     ...(opts['json'] === true ? { json: true } : {}),
   };
 }
 
-/** `--owner <prefix>` of save and reset: the kernel sets they select (default {@link DEFAULT_OWNER}). */
-export function ownerOption(cmd: Command): Command {
-  return cmd.option('--owner <prefix>', 'owner prefix of kernel set names', DEFAULT_OWNER);
+/** Commander's parser of `--owner`: core's rule for a prefix that selects kernel sets (a bad one is exit 2). */
+export function parseOwner(value: string): string {
+  try {
+    validateOwnerPrefix(value);
+  } catch (error) {
+    throw new InvalidArgumentError(isIpsetsError(error) ? `${error.message}.` : String(error));
+  }
+  return value;
+}
+
+/**
+ * `--owner <prefix>`. Of save and reset: the kernel sets they select (default
+ * {@link DEFAULT_CLI_OWNER}). Of the commands that read a FILE (`forFile`): the owner of
+ * a file that names none; a file that names another one is refused.
+ */
+export function ownerOption(cmd: Command, forFile = false): Command {
+  return cmd.addOption(
+    new Option(
+      '--owner <prefix>',
+      forFile
+        ? `owner prefix of kernel set names when FILE names none (default ${DEFAULT_CLI_OWNER}; azure-npm- manages sets named like Azure NPM's)`
+        : `owner prefix of the kernel sets to select (azure-npm- for sets named like Azure NPM's)`,
+    )
+      .argParser(parseOwner)
+      .default(forFile ? undefined : DEFAULT_CLI_OWNER, forFile ? undefined : DEFAULT_CLI_OWNER),
+  );
 }

@@ -45,7 +45,7 @@ export const HOSTILE_DESIRED: readonly HostileCase[] = [
   { title: 'member with # comment', name: 'm4.json', content: member('10.0.0.1 # x') },
   { title: 'member starting with #', name: 'm5.json', content: member('#10.0.0.1') },
   { title: 'member -F', name: 'm6.json', content: member('-F') },
-  { title: 'member -X owned set', name: 'm7.json', content: member('-X azure-npm-abc') },
+  { title: 'member -X owned set', name: 'm7.json', content: member('-X ipsets-abc') },
   { title: 'member with NUL', name: 'm8.json', content: member('10.0.0.1\u0000') },
   { title: 'member with Arabic-Indic digit', name: 'm9.json', content: member('10.0.0.\u0661') },
   { title: 'member with full-width digits', name: 'm10.json', content: member('\uFF11\uFF10.0.0.1') },
@@ -158,13 +158,13 @@ export const HOSTILE_DESIRED: readonly HostileCase[] = [
   // --- an empty desired state is never an accident
   { title: 'empty sets list (JSON) with owned sets in the kernel', name: 'z1.json', content: '{"sets":[]}' },
   { title: 'empty sets list (YAML) with owned sets in the kernel', name: 'z2.yaml', content: 'sets: []\n' },
-  { title: 'empty sets list with the default owner written out', name: 'z3.yaml', content: 'owner: azure-npm-\nsets: []\n' },
+  { title: 'empty sets list with the default owner written out', name: 'z3.yaml', content: 'owner: ipsets-\nsets: []\n' },
 ];
 
-/** A save with one owned set `azure-npm-aaa` (hash:net) and the given extra lines. */
-const save = (...lines: string[]) => ['create azure-npm-aaa hash:net family inet hashsize 1024 maxelem 65536', 'add azure-npm-aaa 10.0.0.1', ...lines, ''].join('\n');
-/** `-D azure-npm-aaa MEMBER` has 20 bytes besides the member. */
-const dLine = (total: number, tail: string) => padTo(total - 1 - '-D azure-npm-aaa '.length, tail);
+/** A save with one owned set `ipsets-aaa` (hash:net) and the given extra lines. */
+const save = (...lines: string[]) => ['create ipsets-aaa hash:net family inet hashsize 1024 maxelem 65536', 'add ipsets-aaa 10.0.0.1', ...lines, ''].join('\n');
+/** `-D ipsets-aaa MEMBER` has 20 bytes besides the member. */
+const dLine = (total: number, tail: string) => padTo(total - 1 - '-D ipsets-aaa '.length, tail);
 
 /** At least 20 hostile captured saves (for `plan --save`). */
 export function hostileSaves(): HostileCase[] {
@@ -173,27 +173,27 @@ export function hostileSaves(): HostileCase[] {
   const line = 'Zm9vYmFyIGJheiBxdXV4IGdhcmJhZ2UgbGluZSBvZiBwcmludGFibGUgdGV4dA== '.repeat(3);
   for (let total = 0; total < 100 * 1024 * 1024; total += line.length + 1) garbage.push(line);
   return [
-    { title: 'member making a 1,023-byte -D line ending in -F', name: 'v1.save', content: save(`add azure-npm-aaa ${dLine(1023, '-F')}`) },
-    { title: 'member making a 1,022-byte -D line ending in -F', name: 'v2.save', content: save(`add azure-npm-aaa ${dLine(1022, '-F')}`) },
-    { title: 'member making a 1,024-byte -D line ending in -X', name: 'v3.save', content: save(`add azure-npm-aaa ${dLine(1024, '-X')}`) },
-    { title: 'member making a 1,025-byte -D line ending in -F', name: 'v4.save', content: save(`add azure-npm-aaa ${dLine(1025, '-F')}`) },
-    { title: 'member with a leading zero (not as ipset prints it)', name: 'v5.save', content: save('add azure-npm-aaa 10.0.0.01') },
-    { title: 'member with /32 (ipset prints none)', name: 'v6.save', content: save('add azure-npm-aaa 10.0.0.2/32') },
-    { title: 'member with host bits set', name: 'v7.save', content: save('add azure-npm-aaa 10.0.0.5/24') },
-    { title: 'hash:ip,port member without a protocol', name: 'v8.save', content: save('create azure-npm-bbb hash:ip,port family inet', 'add azure-npm-bbb 10.0.0.1,80') },
-    { title: 'list:set member -F', name: 'v9.save', content: save('create azure-npm-ccc list:set size 8', 'add azure-npm-ccc -F') },
-    { title: 'owned set name over 31 characters', name: 'v10.save', content: save(`create azure-npm-${'x'.repeat(40)} hash:net family inet`) },
+    { title: 'member making a 1,023-byte -D line ending in -F', name: 'v1.save', content: save(`add ipsets-aaa ${dLine(1023, '-F')}`) },
+    { title: 'member making a 1,022-byte -D line ending in -F', name: 'v2.save', content: save(`add ipsets-aaa ${dLine(1022, '-F')}`) },
+    { title: 'member making a 1,024-byte -D line ending in -X', name: 'v3.save', content: save(`add ipsets-aaa ${dLine(1024, '-X')}`) },
+    { title: 'member making a 1,025-byte -D line ending in -F', name: 'v4.save', content: save(`add ipsets-aaa ${dLine(1025, '-F')}`) },
+    { title: 'member with a leading zero (not as ipset prints it)', name: 'v5.save', content: save('add ipsets-aaa 10.0.0.01') },
+    { title: 'member with /32 (ipset prints none)', name: 'v6.save', content: save('add ipsets-aaa 10.0.0.2/32') },
+    { title: 'member with host bits set', name: 'v7.save', content: save('add ipsets-aaa 10.0.0.5/24') },
+    { title: 'hash:ip,port member without a protocol', name: 'v8.save', content: save('create ipsets-bbb hash:ip,port family inet', 'add ipsets-bbb 10.0.0.1,80') },
+    { title: 'list:set member -F', name: 'v9.save', content: save('create ipsets-ccc list:set size 8', 'add ipsets-ccc -F') },
+    { title: 'owned set name over 31 characters', name: 'v10.save', content: save(`create ipsets-${'x'.repeat(40)} hash:net family inet`) },
     { title: 'a garbage line', name: 'v11.save', content: save('this is not ipset save output') },
     { title: 'a 10 MB single line', name: 'v12.save', content: `${'x'.repeat(10 * 1024 * 1024)}\n` },
     { title: '100 MB of garbage (ran out of heap)', name: 'v13.save', content: garbage.join('\n') },
     { title: 'random bytes (invalid UTF-8)', name: 'v14.save', content: Buffer.from(Array.from({ length: 65536 }, (_, i) => (i * 7919 + 13) & 255)) },
-    { title: 'NUL bytes in a line', name: 'v15.save', content: save('add azure-npm-aaa 10.0.0.3\u0000-F') },
-    { title: 'add before create', name: 'v16.save', content: 'add azure-npm-zzz 10.0.0.1\n' },
-    { title: 'create without a type', name: 'v17.save', content: 'create azure-npm-zzz\n' },
-    { title: 'a second create of the same set', name: 'v18.save', content: save('create azure-npm-aaa hash:net family inet') },
-    { title: 'member with non-ASCII', name: 'v19.save', content: save('add azure-npm-aaa 10.0.0.\u0661') },
-    { title: 'member of 5,000 characters', name: 'v20.save', content: save(`add azure-npm-aaa ${'1'.repeat(5000)}`) },
-    { title: 'member 0.0.0.0/0', name: 'v21.save', content: save('add azure-npm-aaa 0.0.0.0/0') },
+    { title: 'NUL bytes in a line', name: 'v15.save', content: save('add ipsets-aaa 10.0.0.3\u0000-F') },
+    { title: 'add before create', name: 'v16.save', content: 'add ipsets-zzz 10.0.0.1\n' },
+    { title: 'create without a type', name: 'v17.save', content: 'create ipsets-zzz\n' },
+    { title: 'a second create of the same set', name: 'v18.save', content: save('create ipsets-aaa hash:net family inet') },
+    { title: 'member with non-ASCII', name: 'v19.save', content: save('add ipsets-aaa 10.0.0.\u0661') },
+    { title: 'member of 5,000 characters', name: 'v20.save', content: save(`add ipsets-aaa ${'1'.repeat(5000)}`) },
+    { title: 'member 0.0.0.0/0', name: 'v21.save', content: save('add ipsets-aaa 0.0.0.0/0') },
     { title: 'a directory', name: 'v22.save', special: 'directory' },
     { title: '/dev/zero', name: '/dev/zero', special: '/dev/zero' },
     { title: 'a FIFO', name: 'v24.save', special: 'fifo' },

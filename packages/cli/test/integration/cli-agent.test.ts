@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { kernelName, parseSave } from '@ipsets/core';
 import { expectExit, ipsets, spawnIpsets, tempDir } from '../helpers/run-ipsets.js';
+import { DEFAULT_CLI_OWNER } from '../../src/defaults.js';
 
 let dir: string;
 let cleanup: () => Promise<void>;
@@ -18,7 +19,7 @@ afterEach(async () => {
   await cleanup();
 });
 
-const SHOP = kernelName('ns-shop');
+const SHOP = kernelName('ns-shop', { owner: DEFAULT_CLI_OWNER });
 
 /** Collects a stream's text and resolves when a pattern shows up (or rejects after a timeout). */
 function watchText(stream: NodeJS.ReadableStream) {

@@ -8,6 +8,7 @@ import { copyFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { kernelName, parseSave } from '@ipsets/core';
+import { DEFAULT_CLI_OWNER } from '../../src/defaults.js';
 import { createTestNamespace } from '@ipsets/exec-linux/testing';
 import type { TestNamespace } from '@ipsets/exec-linux/testing';
 import { EXAMPLES, ipsets, tempDir } from '../helpers/run-ipsets.js';
@@ -35,7 +36,7 @@ describeKernel('ipsets apply of examples/dual-stack.yaml (real kernel, network n
     expect(apply.stdout).toContain('converged');
 
     const kernel = parseSave((await ns.run(['ipset', 'save'])).stdout);
-    const byName = (prefixed: string) => kernel.sets.find((s) => s.name === kernelName(prefixed));
+    const byName = (prefixed: string) => kernel.sets.find((s) => s.name === kernelName(prefixed, { owner: DEFAULT_CLI_OWNER }));
     expect(byName('ns-shop')?.members.slice().sort()).toEqual(['10.244.1.10', '10.244.1.11']);
     expect(byName('ns-shop')?.options).toMatch(/^family inet /);
     expect(byName('ns-shop inet6')?.members.slice().sort()).toEqual(['fd00:10:244:1::a', 'fd00:10:244:1::b']);
@@ -43,7 +44,7 @@ describeKernel('ipsets apply of examples/dual-stack.yaml (real kernel, network n
     expect(byName('namedport:http inet6')?.members.slice().sort()).toEqual(['fd00:10:244:1::a,tcp:8080', 'fd00:10:244:1::b,tcp:8080']);
     expect(byName('cidr-allow-egress-in-ns-shop-0out inet6')?.members.slice().sort()).toEqual(['fd00:10:96::/48 nomatch', 'fd00::/8']);
     expect(byName('nslabel-team')?.members).toEqual(
-      ['ns-shop', 'ns-shop inet6', 'ns-payments', 'ns-payments inet6'].map((n) => kernelName(n)),
+      ['ns-shop', 'ns-shop inet6', 'ns-payments', 'ns-payments inet6'].map((n) => kernelName(n, { owner: DEFAULT_CLI_OWNER })),
     );
 
     const diff = await ipsets(['diff', 'dual-stack.yaml', '--exit-code', ...linux()], { cwd: dir });

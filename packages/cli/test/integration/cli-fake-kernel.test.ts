@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { kernelName, parseSave } from '@ipsets/core';
 import { EXAMPLES, expectExit, ipsets, tempDir } from '../helpers/run-ipsets.js';
+import { DEFAULT_CLI_OWNER } from '../../src/defaults.js';
 
 let dir: string;
 let cleanup: () => Promise<void>;
@@ -17,14 +18,17 @@ afterEach(async () => {
   await cleanup();
 });
 
-const SHOP = kernelName('ns-shop');
-const EGRESS = kernelName('cidr-allow-egress-in-ns-shop-0out');
+const SHOP = kernelName('ns-shop', { owner: DEFAULT_CLI_OWNER });
+const EGRESS = kernelName('cidr-allow-egress-in-ns-shop-0out', { owner: DEFAULT_CLI_OWNER });
 
 describe('ipsets --help and --version', () => {
-  it('prints the version from package.json', async () => {
+  it('prints the version from package.json and the ipset found', async () => {
     const pkg = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
     const run = await ipsets(['--version'], { cwd: dir });
-    expect(run).toMatchObject({ exitCode: 0, stdout: pkg.version });
+    expect(run.exitCode).toBe(0);
+    // The command's version, then the ipset it finds (ipset's own --version names its protocol too).
+    expect(run.stdout.split('\n')[0]).toBe(`ipsets ${pkg.version}`);
+    expect(run.stdout.split('\n')[1]).toMatch(/^ipset /);
   });
 
   it.each(['plan', 'diff', 'apply', 'save', 'reset', 'agent', 'demo'])('has --help for %s', async (command) => {
@@ -55,7 +59,7 @@ describe('ipsets plan', () => {
     expect(lines).toContain(`-A ${SHOP} 10.244.1.10`);
     expect(lines).toContain(`-N ${EGRESS} --exist nethash maxelem 4294967295`);
     expect(lines).toContain(`-A ${EGRESS} 10.96.0.0/12 nomatch`);
-    expect(lines.every((l) => /^-[NA] azure-npm-[0-9a-z]{20} /.test(l))).toBe(true);
+    expect(lines.every((l) => /^-[NA] ipsets-[0-9a-z]{20} /.test(l))).toBe(true);
     expect(run.stderr).toMatch(/plan against an empty kernel: create 11, add \d+/);
   });
 
@@ -145,7 +149,7 @@ describe('ipsets apply, diff, save, reset on the fake kernel', () => {
     const save = await ipsets(['save', '--kernel', 'fake'], { cwd: dir });
     expect(save.exitCode, save.stdout + save.stderr).toBe(0);
     const lines = save.stdout.trimEnd().split('\n');
-    expect(lines.every((l) => /^(create|add) azure-npm-/.test(l))).toBe(true);
+    expect(lines.every((l) => /^(create|add) ipsets-/.test(l))).toBe(true);
     expect(lines.filter((l) => l.startsWith('create '))).toHaveLength(11);
 
     const reset = await ipsets(['reset', '--kernel', 'fake'], { cwd: dir });

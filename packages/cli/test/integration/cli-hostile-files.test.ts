@@ -137,7 +137,7 @@ describeKernel('hostile files on the real kernel (network namespace)', () => {
     expect((await ns.run(['ipset', 'create', 'foreign-set', 'hash:ip'])).exitCode).toBe(0);
     expect((await ns.run(['ipset', 'add', 'foreign-set', '192.0.2.7'])).exitCode).toBe(0);
     before = (await ns.run(['ipset', 'save'])).stdout;
-    expect(before).toContain('azure-npm-');
+    expect(before).toContain('ipsets-');
   });
   afterAll(async () => {
     await ns?.dispose();

@@ -12,6 +12,7 @@ import { createTestNamespace } from '@ipsets/exec-linux/testing';
 import type { TestNamespace } from '@ipsets/exec-linux/testing';
 import { describeKernel } from '../helpers/kernel.js';
 import { EXAMPLES, ipsets, tempDir } from '../helpers/run-ipsets.js';
+import { DEFAULT_CLI_OWNER } from '../../src/defaults.js';
 
 describeKernel('ipsets on the real kernel (network namespace)', () => {
   let ns: TestNamespace;
@@ -42,9 +43,9 @@ describeKernel('ipsets on the real kernel (network namespace)', () => {
     expect(apply.stdout).toContain('converged');
 
     const kernel = parseSave((await ns.run(['ipset', 'save'])).stdout);
-    const shop = kernel.sets.find((s) => s.name === kernelName('ns-shop'));
+    const shop = kernel.sets.find((s) => s.name === kernelName('ns-shop', { owner: DEFAULT_CLI_OWNER }));
     expect(shop?.members.slice().sort()).toEqual(['10.244.1.10', '10.244.1.11', '10.244.1.12']);
-    const egress = kernel.sets.find((s) => s.name === kernelName('cidr-allow-egress-in-ns-shop-0out'));
+    const egress = kernel.sets.find((s) => s.name === kernelName('cidr-allow-egress-in-ns-shop-0out', { owner: DEFAULT_CLI_OWNER }));
     expect(egress?.members.slice().sort()).toEqual(['10.0.0.0/8', '10.96.0.0/12 nomatch']);
 
     const diff = await ipsets(['diff', 'small.yaml', '--exit-code', ...linux()], { cwd: dir });
@@ -65,7 +66,7 @@ describeKernel('ipsets on the real kernel (network namespace)', () => {
 
   it('reset reports a set held by an iptables rule as leaked (exit 3: converged except sets in use) and destroys the rest', async () => {
     expect((await ipsets(['apply', 'small.yaml', ...linux()], { cwd: dir })).exitCode).toBe(0);
-    const held = kernelName('cidr-allow-egress-in-ns-shop-0out');
+    const held = kernelName('cidr-allow-egress-in-ns-shop-0out', { owner: DEFAULT_CLI_OWNER });
     const rule = await ns.run(['iptables', '-A', 'OUTPUT', '-m', 'set', '--match-set', held, 'dst', '-j', 'ACCEPT']);
     expect(rule.exitCode, rule.stderr).toBe(0);
     const reset = await ipsets(['reset', ...linux()], { cwd: dir });
@@ -82,7 +83,7 @@ describeKernel('ipsets on the real kernel (network namespace)', () => {
     expect(run.exitCode, run.stderr).toBe(0);
     expect(run.stderr).toContain('"trigger":"once","converged":true');
     const names = (await ns.run(['ipset', 'list', '-n'])).stdout;
-    expect(names).toContain(kernelName('ns-payments'));
+    expect(names).toContain(kernelName('ns-payments', { owner: DEFAULT_CLI_OWNER }));
   });
 
   it('a bad file changes nothing in the kernel (exit 2)', async () => {

@@ -14,9 +14,10 @@ import { createTestNamespace } from '@ipsets/exec-linux/testing';
 import type { TestNamespace } from '@ipsets/exec-linux/testing';
 import { describeKernel } from '../helpers/kernel.js';
 import { BIN, ipsets, spawnIpsets, tempDir } from '../helpers/run-ipsets.js';
+import { DEFAULT_CLI_OWNER } from '../../src/defaults.js';
 
 const REAL_IPSET = '/usr/sbin/ipset';
-const SHARED = kernelName('ns-shared');
+const SHARED = kernelName('ns-shared', { owner: DEFAULT_CLI_OWNER });
 
 /** Members 10.<a>.<b>.<c> for i in [0, n): distinct per `a`. */
 function members(a: number, n: number): string[] {
@@ -32,11 +33,11 @@ function desiredYaml(sets: { name: string; members: string[] }[]): string {
 /** Owned sets of a namespace's kernel, name -> sorted members. */
 async function ownedSets(ns: TestNamespace): Promise<Map<string, string[]>> {
   const save = parseSave((await ns.run(['ipset', 'save'])).stdout);
-  return new Map(save.sets.filter((s) => s.name.startsWith('azure-npm-')).map((s) => [s.name, s.members.slice().sort()]));
+  return new Map(save.sets.filter((s) => s.name.startsWith(DEFAULT_CLI_OWNER)).map((s) => [s.name, s.members.slice().sort()]));
 }
 
 function expected(sets: { name: string; members: string[] }[]): Map<string, string[]> {
-  return new Map(sets.map((s) => [kernelName(`ns-${s.name}`), s.members.slice().sort()]));
+  return new Map(sets.map((s) => [kernelName(`ns-${s.name}`, { owner: DEFAULT_CLI_OWNER }), s.members.slice().sort()]));
 }
 
 describeKernel('ipsets on a node (real kernel, network namespaces)', () => {
@@ -184,9 +185,9 @@ exec ${REAL_IPSET} "$@"
       expect(hungFor).toBeLessThan(3000 + 5000);
       expect(run.stdout).toContain('ran longer than --timeout 3000 ms');
       // The report names the sets that did not (fully) reach the kernel.
-      expect(run.stdout).toContain(kernelName('ns-big'));
+      expect(run.stdout).toContain(kernelName('ns-big', { owner: DEFAULT_CLI_OWNER }));
       expect(run.stdout).toMatch(/sets: .*failed \(/);
-      const half = (await ownedSets(ns)).get(kernelName('ns-big'))?.length ?? 0;
+      const half = (await ownedSets(ns)).get(kernelName('ns-big', { owner: DEFAULT_CLI_OWNER }))?.length ?? 0;
       expect(half).toBeGreaterThan(0);
       expect(half).toBeLessThan(6000);
 
@@ -266,7 +267,7 @@ exec ${REAL_IPSET} "$@"
   it('every stderr line of a whole agent run parses as JSON: a failing set, a bad file, a stop', async () => {
     const ns = await createTestNamespace('h4-json');
     try {
-      const stuck = kernelName('ns-stuck');
+      const stuck = kernelName('ns-stuck', { owner: DEFAULT_CLI_OWNER });
       await ns.run(['ipset', 'create', stuck, 'hash:ip', 'maxelem', '4']);
       await ns.run(['iptables', '-A', 'OUTPUT', '-m', 'set', '--match-set', stuck, 'dst', '-j', 'ACCEPT']);
       const file = join(dir, 'json-run.yaml');
@@ -302,7 +303,7 @@ exec ${REAL_IPSET} "$@"
     try {
       // A foreign create of an owned name with a tiny maxelem, held by an iptables rule:
       // it cannot be recreated, so the set never reaches its desired state.
-      const stuck = kernelName('ns-stuck');
+      const stuck = kernelName('ns-stuck', { owner: DEFAULT_CLI_OWNER });
       await ns.run(['ipset', 'create', stuck, 'hash:ip', 'maxelem', '4']);
       const rule = await ns.run(['iptables', '-A', 'OUTPUT', '-m', 'set', '--match-set', stuck, 'dst', '-j', 'ACCEPT']);
       expect(rule.exitCode, rule.stderr).toBe(0);

@@ -14,11 +14,12 @@ import { createTestNamespace } from '@ipsets/exec-linux/testing';
 import type { TestNamespace } from '@ipsets/exec-linux/testing';
 import { describeKernel } from '../helpers/kernel.js';
 import { ipsets, tempDir } from '../helpers/run-ipsets.js';
+import { DEFAULT_CLI_OWNER } from '../../src/defaults.js';
 
 const BOTH = JSON.stringify({ sets: [{ type: 'namespace', name: 'shop', members: ['10.0.0.1'] }, { type: 'cidrBlocks', name: 'egress', members: ['10.0.0.0/8'] }] });
 const SHOP_ONLY = JSON.stringify({ sets: [{ type: 'namespace', name: 'shop', members: ['10.0.0.1'] }] });
 const EMPTY = '{"sets":[]}';
-const HELD = kernelName('cidr-egress');
+const HELD = kernelName('cidr-egress', { owner: DEFAULT_CLI_OWNER });
 
 function scenario(kernelArgs: () => string[], hold: (dir: string) => Promise<void>, release: (dir: string) => Promise<void>) {
   let dir: string;
@@ -68,9 +69,10 @@ function scenario(kernelArgs: () => string[], hold: (dir: string) => Promise<voi
     const diff = await ipsets(['diff', 'shop.json', '--exit-code', ...kernelArgs()], { cwd: dir });
     expect(diff.stdout, 'the refused apply changed nothing').toContain('no member differences');
 
-    // The agent refuses it the same way: nothing applied, the apply counts as failed.
+    // The agent refuses it the same way: nothing applied, bad input (exit 2), not counted toward --max-failures.
     const agent = await ipsets(['agent', 'empty.json', '--once', '--no-metrics', ...kernelArgs()], { cwd: dir });
-    expect(agent.exitCode, agent.stdout + agent.stderr).toBe(1);
+    expect(agent.exitCode, agent.stdout + agent.stderr).toBe(2);
+    expect(agent.stderr).toContain('"consecutiveFailures":0');
     expect(agent.stderr).toContain('has no sets, and applying it would destroy 1 owned set(s)');
     expect((await ipsets(['diff', 'shop.json', '--exit-code', ...kernelArgs()], { cwd: dir })).stdout, 'the refused agent apply changed nothing').toContain('no member differences');
 

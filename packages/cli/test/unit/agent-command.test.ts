@@ -4,92 +4,17 @@
  * `..data` symlink swaps included), re-reads it on every tick, keeps the last good
  * state, answers /livez and /readyz honestly, logs JSON lines, stops on its signal.
  */
-import { mkdir, mkdtemp, rename, rm, symlink, unlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, rename, rm, symlink, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { kernelName } from '@ipsets/core';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { agentCommand } from '../../src/commands/agent.js';
-import type { CliIo } from '../../src/cli-io.js';
-import { loadFakeKernel } from '../../src/kernel/fake-state-file.js';
+import { agentDir, applied, kernelMembers, portOf, shop, start, testIo, useTempAgentDir } from '../helpers/agent-harness.js';
 
+useTempAgentDir();
 let dir: string;
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'ipsets-agent-'));
+beforeEach(() => {
+  dir = agentDir.path;
 });
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
-
-type Line = Record<string, unknown> & { msg: string; level: string };
-
-/** An io whose stderr must be JSON lines (any other line fails the test). */
-function testIo() {
-  let err = '';
-  const lines: Line[] = [];
-  const waiters: { test: (l: Line) => boolean; from: number; ok: (l: Line) => void }[] = [];
-  const io: CliIo = {
-    stdout: { write: () => true },
-    stderr: {
-      write: (t: string) => {
-        err += t;
-        for (const raw of t.split('\n').filter((x) => x !== '')) {
-          const line = JSON.parse(raw) as Line;
-          lines.push(line);
-        }
-        for (const w of [...waiters]) {
-          const hit = lines.slice(w.from).find(w.test);
-          if (hit) {
-            waiters.splice(waiters.indexOf(w), 1);
-            w.ok(hit);
-          }
-        }
-        return true;
-      },
-    },
-    env: {},
-    cwd: dir,
-    now: () => performance.now(),
-  };
-  return {
-    io,
-    lines,
-    get err() {
-      return err;
-    },
-    /** Waits for a line matching `test` that arrives after this call (or earlier, when `fromStart`). */
-    waitFor(test: (l: Line) => boolean, { fromStart = false, ms = 20_000 } = {}): Promise<Line> {
-      const from = fromStart ? 0 : lines.length;
-      const hit = lines.slice(from).find(test);
-      if (hit) return Promise.resolve(hit);
-      return new Promise((ok, fail) => {
-        const timer = setTimeout(() => fail(new Error(`timed out waiting in:\n${err}`)), ms);
-        waiters.push({ test, from, ok: (x) => (clearTimeout(timer), ok(x)) });
-      });
-    },
-  };
-}
-
-const SHOP = kernelName('ns-shop');
-const shop = (...members: string[]) => `sets:\n  - { type: namespace, name: shop, members: [${members.join(', ')}] }\n`;
-const applied = (trigger?: string) => (l: Line) => l.msg === 'apply converged' && (trigger === undefined || l['trigger'] === trigger);
-const kernelMembers = async () => (await loadFakeKernel(join(dir, '.ipsets-state.json'))).members(SHOP);
-
-function start(file: string, t: ReturnType<typeof testIo>, extra: Record<string, unknown> = {}) {
-  let stop!: (why: string) => void;
-  const stopSignal = new Promise<string>((ok) => (stop = ok));
-  const done = agentCommand(
-    file,
-    { kernel: 'fake', intervalMs: 60_000, debounceMs: 20, metricsBindAddress: '127.0.0.1:0', logFormat: 'json', stopSignal, ...extra },
-    t.io,
-  );
-  return { stop, done };
-}
-
-async function portOf(t: ReturnType<typeof testIo>): Promise<string> {
-  const line = await t.waitFor((l) => l.msg === 'serving /metrics, /livez and /readyz', { fromStart: true });
-  return String(line['address']).split(':').pop()!;
-}
 
 describe('agentCommand', () => {
   it('applies, follows the file, keeps the last good state, serves metrics and probes, and stops', async () => {

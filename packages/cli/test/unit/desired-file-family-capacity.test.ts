@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { isIpsetsError, kernelName, planReconcile, renderRestore } from '@ipsets/core';
 import { desiredStateOf, parseDesiredText } from '../../src/desired-file.js';
+import { DEFAULT_CLI_OWNER } from '../../src/defaults.js';
 
 function problemsOf(text: string): string[] {
   try {
@@ -53,8 +54,8 @@ describe('maxelem and hashsize in the desired file', () => {
     const small = desired.sets.find((s) => s.label === 'ns-small');
     expect(small?.maxelem).toBeUndefined();
     const text = renderRestore(planReconcile(desired, { sets: [], problems: [] }, []));
-    expect(text).toContain(`-N ${kernelName('ns-big')} --exist nethash maxelem 131072 hashsize 2048\n`);
-    expect(text).toContain(`-N ${kernelName('ns-small')} --exist nethash\n`);
+    expect(text).toContain(`-N ${kernelName('ns-big', { owner: DEFAULT_CLI_OWNER })} --exist nethash maxelem 131072 hashsize 2048\n`);
+    expect(text).toContain(`-N ${kernelName('ns-small', { owner: DEFAULT_CLI_OWNER })} --exist nethash\n`);
   });
 
   it('values the kernel would refuse or round are refused with their path', () => {

@@ -3,6 +3,7 @@ import { isIpsetsError, kernelName } from '@ipsets/core';
 import type { IpsetsError } from '@ipsets/core';
 import { buildManager, formatProblem, parseDesiredText, validateDesiredDocument } from '../../src/desired-file.js';
 import type { FileProblem } from '../../src/desired-file.js';
+import { DEFAULT_CLI_OWNER } from '../../src/defaults.js';
 
 /** Problems of a document that must be refused. */
 function problems(doc: unknown): FileProblem[] {
@@ -40,7 +41,7 @@ describe('validateDesiredDocument', () => {
     });
     expect(result.ok).toBe(true);
     if (!result.ok) return;
-    expect(result.file.owner).toBe('azure-npm-');
+    expect(result.file.owner).toBe(DEFAULT_CLI_OWNER);
     expect(result.file.scheme).toBe('sha256-base36');
     // 10.0.0.1/32 is 10.0.0.1 (deduplicated); host bits cleared.
     expect(result.file.sets[0]!.members).toEqual(['10.0.0.1', '10.1.0.0/16']);
@@ -215,15 +216,15 @@ describe('buildManager', () => {
       ].join('\n'),
     );
     const state = buildManager(file).desiredState();
-    expect(state.owner).toBe('azure-npm-');
+    expect(state.owner).toBe(DEFAULT_CLI_OWNER);
     const byLabel = new Map(state.sets.map((s) => [s.label, s]));
     const shop = byLabel.get('ns-shop')!;
-    expect(shop.name).toBe(kernelName('ns-shop'));
+    expect(shop.name).toBe(kernelName('ns-shop', { owner: DEFAULT_CLI_OWNER }));
     expect(shop.spec).toBe('nethash');
     expect([...shop.members].sort()).toEqual(['10.0.0.1', '10.0.0.2']);
     expect(byLabel.get('cidr-c')!.spec).toBe('nethash maxelem 4294967295');
     expect([...byLabel.get('cidr-c')!.members].sort()).toEqual(['10.0.0.0/8', '10.96.0.0/12 nomatch']);
-    expect(byLabel.get('nslabel-team')!.members).toEqual([kernelName('ns-shop')]);
+    expect(byLabel.get('nslabel-team')!.members).toEqual([kernelName('ns-shop', { owner: DEFAULT_CLI_OWNER })]);
   });
 
   it('uses the owner and scheme of the file', () => {

@@ -34,9 +34,11 @@ describe('defaults shown in --help', () => {
       const run = io();
       return runCli(argv, run).then(() => run.out.replace(/\s+/g, ' '));
     };
-    // The --owner default shown is core's.
-    expect(await help(['save', '--help'])).toContain(`(default: "${core.DEFAULT_OWNER}")`);
-    expect(await help(['reset', '--help'])).toContain(`(default: "${core.DEFAULT_OWNER}")`);
+    // The --owner default shown is the command's own prefix, never core's Azure NPM compatibility prefix.
+    expect(defaults.DEFAULT_CLI_OWNER).not.toBe(core.DEFAULT_OWNER);
+    expect(await help(['save', '--help'])).toContain(`(default: ${defaults.DEFAULT_CLI_OWNER})`);
+    expect(await help(['reset', '--help'])).toContain(`(default: ${defaults.DEFAULT_CLI_OWNER})`);
+    expect(await help(['apply', '--help'])).toContain(`(default ${defaults.DEFAULT_CLI_OWNER};`);
   });
 });
 

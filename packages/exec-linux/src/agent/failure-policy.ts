@@ -1,8 +1,9 @@
 /**
  * The process's one consecutive-failure policy: every apply and every reconcile counts.
  * A converged one (sets only in use are fine) resets the count, a failed or thrown one
- * adds one, an apply with nothing to do and an operation aborted by its caller or by
- * `stop()` leave it alone. At the limit the agent turns fatal with
+ * adds one, an apply with nothing to do, an operation aborted by its caller or by
+ * `stop()` and one whose driver refused its input (`INVALID_INPUT`, nothing sent) leave
+ * it alone. At the limit the agent turns fatal with
  * `MAX_CONSECUTIVE_FAILURES` until `clearFatal()`.
  */
 import { IpsetsError } from '@ipsets/core';

@@ -1,5 +1,8 @@
+import { existsSync } from 'node:fs';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
+import { acquireKernelLock, defaultLockPath, DEFAULT_LOCK_DIR } from '../../src/kernel-lock.js';
 import { createTestNamespace, kernelTestSupport, sweepOrphanNamespaces } from '../../src/netns.js';
 import { describeKernel } from '../helpers/kernel.js';
 
@@ -78,6 +81,34 @@ describeKernel('createTestNamespace orphan sweep (real kernel)', () => {
     } finally {
       await execa('ip', ['netns', 'del', orphan], { reject: false });
       await execa('ip', ['netns', 'del', foreign], { reject: false });
+    }
+  });
+});
+
+describeKernel('test namespaces leave no lock files in the host\'s /run/ipsets (test runs left ipsets-h*-….lock files behind)', () => {
+  it('dispose removes the lock file a writer made for the namespace', async () => {
+    const ns = await createTestNamespace('h28-lock');
+    const path = defaultLockPath(ns.name);
+    const lock = await acquireKernelLock({ path, waitMs: 0 });
+    await lock.release();
+    expect(existsSync(path)).toBe(true);
+    await ns.dispose();
+    expect(existsSync(path)).toBe(false);
+  });
+
+  it('the orphan sweep removes lock files of our namespaces whose process is gone, and no other', async () => {
+    const orphan = `ipsets-h28sweep-${2 ** 22 + 1}-1-abcdef`;
+    const alive = `ipsets-h28sweep-${process.pid}-1-abcdef`;
+    const other = 'h28-not-a-test-namespace';
+    await mkdir(DEFAULT_LOCK_DIR, { recursive: true });
+    for (const name of [orphan, alive, other]) await writeFile(defaultLockPath(name), '');
+    try {
+      await sweepOrphanNamespaces();
+      expect(existsSync(defaultLockPath(orphan))).toBe(false);
+      expect(existsSync(defaultLockPath(alive))).toBe(true);
+      expect(existsSync(defaultLockPath(other))).toBe(true);
+    } finally {
+      for (const name of [orphan, alive, other]) await rm(defaultLockPath(name), { force: true });
     }
   });
 });

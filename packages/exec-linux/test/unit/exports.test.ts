@@ -23,6 +23,7 @@ describe('@ipsets/exec-linux public exports', () => {
         "createIpsetAgent",
         "createLinuxPort",
         "defaultLockPath",
+        "readIpsetVersion",
         "readKernelLockHolder",
         "withKernelLock",
       ]

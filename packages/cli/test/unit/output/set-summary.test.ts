@@ -3,6 +3,7 @@ import { kernelName, reconcileIPSets } from '@ipsets/core';
 import { createFakePort, FakeKernel } from '@ipsets/testing';
 import { desiredStateOf, parseDesiredText } from '../../../src/desired-file.js';
 import { formatSetSummary, summarizeSets } from '../../../src/output/set-summary.js';
+import { DEFAULT_CLI_OWNER } from '../../../src/defaults.js';
 
 describe('summarizeSets', () => {
   it('counts created, updated, unchanged, destroyed, in use and names the sets that are not ok', async () => {
@@ -17,10 +18,10 @@ describe('summarizeSets', () => {
         ].join('\n'),
       ),
     );
-    const same = kernelName('ns-same');
-    const changed = kernelName('ns-changed');
-    const gone = kernelName('ns-gone');
-    const held = kernelName('ns-held');
+    const same = kernelName('ns-same', { owner: DEFAULT_CLI_OWNER });
+    const changed = kernelName('ns-changed', { owner: DEFAULT_CLI_OWNER });
+    const gone = kernelName('ns-gone', { owner: DEFAULT_CLI_OWNER });
+    const held = kernelName('ns-held', { owner: DEFAULT_CLI_OWNER });
     const kernel = new FakeKernel();
     const create = (name: string) => `create ${name} hash:net family inet hashsize 1024 maxelem 65536`;
     const restored = kernel.restore(
