@@ -5,7 +5,7 @@
  * state, answers /livez and /readyz honestly, logs JSON lines, stops on its signal.
  */
 import { mkdir, rename, rm, symlink, unlink, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { agentCommand } from '../../src/commands/agent.js';
 import { agentDir, applied, kernelMembers, portOf, shop, start, testIo, useTempAgentDir } from '../helpers/agent-harness.js';
@@ -33,12 +33,16 @@ describe('agentCommand', () => {
     await t.waitFor(applied('file changed'));
     expect(await kernelMembers()).toEqual(['10.0.0.2']);
 
-    // Written beside and renamed into place (one watch event, as a ConfigMap swap is): an
-    // in-place write truncates first, and on a loaded machine the 20 ms debounce could
-    // read the empty file between the truncate and the write, counting two errors.
-    await writeFile(`${file}.tmp`, 'sets: [{ type: nope, name: shop }]\n');
-    await rename(`${file}.tmp`, file);
-    const bad = await t.waitFor((l) => l.msg.includes('keeping the last good state'));
+    // Written outside the watched folder and renamed into place (one watch event, as a
+    // ConfigMap swap is): an in-place write truncates first, and on a loaded machine the
+    // 20 ms debounce could read the empty file between the truncate and the write,
+    // counting two errors. The wait starts before the rename: the agent may log before
+    // this test is scheduled again.
+    const staged = join(dir, '..', `${basename(dir)}-bad.yaml`);
+    await writeFile(staged, 'sets: [{ type: nope, name: shop }]\n');
+    const refused = t.waitFor((l) => l.msg.includes('keeping the last good state'));
+    await rename(staged, file);
+    const bad = await refused;
     expect(bad).toMatchObject({ level: 'warn', problem: 'invalid' });
     const metrics = await (await fetch(url('/metrics'))).text();
     expect(metrics).toContain('ipsets_file_errors_total 1');
