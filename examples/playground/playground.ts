@@ -50,7 +50,7 @@ function describe(value: unknown): string {
 function readDocument(text: string): ParsedInput {
   if (text.trim() === '') throw new InputError('the desired state is empty; expected a mapping with a "sets" list');
   const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines, maxAliasCount: 100, prettyErrors: false });
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
   const first = doc.errors[0];
   if (first !== undefined) {
     const at = lines.linePos(first.pos[0]);
