@@ -82,11 +82,20 @@ export class IPSetManager {
   private readonly identity: object = Object.freeze({});
   /**
    * Prefixed name → kernel name of sets whose create was cancelled (deleted, or no
-   * longer needed in the kernel, before they reached it) since the last commit: a plan
-   * made before may still create them, so their kernel names stay claimed until the
-   * next commit.
+   * longer needed in the kernel, before they reached it) since the last commit, after
+   * a plan was made that may hold the create: that plan may still create them. Their
+   * kernel names are free at once (as in the reference); a set that takes one is in
+   * {@link reclaimed}.
    */
   private readonly cancelled = new Map<string, string>();
+  /**
+   * Prefixed names of sets that took the kernel name of a {@link cancelled} set since the
+   * last commit: the kernel may come to hold that name with the cancelled set's members,
+   * so their kernel contents are unknown (rebuilt, never merged or destroyed).
+   */
+  private readonly reclaimed = new Set<string>();
+  /** {@link changes} when the last plan snapshot was taken (-1: none yet). */
+  private snapshotAt = -1;
   /** What a commit settles reports against (made once). */
   private settleTarget: SettleTarget | undefined;
   private failures = 0;
@@ -199,6 +208,7 @@ export class IPSetManager {
     this.dirty.clear();
     this.emptySet = undefined;
     this.cancelled.clear();
+    this.reclaimed.clear();
     this.epoch++;
     this.failures = 0;
     this.memberPool.clear();
@@ -528,6 +538,7 @@ export class IPSetManager {
     const entries = [...this.dirty.values()];
     const planned = new Map<string, PlannedSet>();
     for (const e of entries) planned.set(e.name, plannedSet(e, this.sets.get(e.name)));
+    this.snapshotAt = this.changes;
     return {
       basis: new PlanBasis(this.identity, this.epoch, this.changes, planned),
       owner: this.owner,
@@ -568,12 +579,14 @@ export class IPSetManager {
       record: (name) => this.sets.get(name),
       desired: (set) => this.shouldBeInKernel(set),
     }));
+    if (this.cancelled.size > 0) this.settleReclaimed(basis);
     for (const planned of basis.planned.values()) this.releaseIdleClaim(planned.name, planned.kernelName);
     if (this.cancelled.size > 0) {
       const cancelled = [...this.cancelled];
       this.cancelled.clear();
       for (const [name, kernelName] of cancelled) this.releaseIdleClaim(name, kernelName);
     }
+    this.reclaimed.clear();
     return { stale: false, applied, kept };
   }
 
@@ -682,11 +695,33 @@ export class IPSetManager {
     if (resolved.some((r) => isNamespaceList(r.meta.type) && !this.sets.has(r.prefixed))) this.resolve(EMPTY_SET, claims);
   }
 
-  /** The prefixed name holding a kernel name: a cached set, or a deleted one the kernel may still hold. */
+  /**
+   * The prefixed name holding a kernel name: a cached set, or a deleted one the kernel
+   * holds until its destroy lands. A set deleted before it reached the kernel holds
+   * none (see {@link cancelled}).
+   */
   private claimant(kernelName: string): string | undefined {
     const owner = this.owners.get(kernelName);
     if (owner === undefined) return undefined;
-    return this.sets.has(owner) || this.kernelWorkPending(owner) ? owner : undefined;
+    return this.sets.has(owner) || this.dirty.get(owner) !== undefined ? owner : undefined;
+  }
+
+  /**
+   * At a commit: a cancelled set that the committed plan held may now exist in the
+   * kernel under a name another set took since. The destroy the report settles for it
+   * would destroy that set, so it is dropped, and the set that holds the name now is
+   * rebuilt (its kernel contents are unknown).
+   */
+  private settleReclaimed(basis: PlanBasis): void {
+    for (const [name, kernelName] of this.cancelled) {
+      const owner = this.owners.get(kernelName);
+      if (owner === undefined || owner === name || !basis.planned.has(name)) continue;
+      if (this.dirty.get(name)?.kernelName === kernelName) this.dirty.forget(name);
+      const set = this.sets.get(owner);
+      if (set === undefined) continue;
+      set.changedAt = ++this.changes;
+      this.dirty.markUnknown(set.name, kernelName, this.shouldBeInKernel(set));
+    }
   }
 
   private kernelWorkPending(name: string): boolean {
@@ -750,6 +785,8 @@ export class IPSetManager {
       if (base?.netPolRefs !== undefined && base.netPolRefs.size > 0) set.netPolRefs = new Set(base.netPolRefs);
     }
     this.sets.set(set.name, set);
+    const previous = this.owners.get(set.kernelName);
+    if (previous !== undefined && previous !== set.name && this.cancelled.has(previous)) this.reclaimed.add(set.name);
     this.owners.set(set.kernelName, set.name);
     if (this.mode === 'all' || this.shouldBeInKernel(set)) this.dCreate(set);
     if (set.type === EMPTY_SET.type && set.name === EMPTY_PREFIXED && this.addEmptySetToLists && this.emptySet === undefined) {
@@ -879,16 +916,19 @@ export class IPSetManager {
   // planned sets changed after their plan's snapshot.
 
   private dCreate(set: IPSet): void {
+    const fresh = this.dirty.get(set.name) === undefined;
     set.changedAt = ++this.changes;
-    this.dirty.create(set.name, set.kernelName, set);
+    if (fresh) set.createdAt = set.changedAt;
+    if (fresh && this.reclaimed.has(set.name)) this.dirty.markUnknown(set.name, set.kernelName, true);
+    else this.dirty.create(set.name, set.kernelName, set);
   }
 
   private dDestroy(set: IPSet): void {
-    set.changedAt = ++this.changes;
     const planned = this.dirty.get(set.name)?.state === 'create';
+    set.changedAt = ++this.changes;
     this.dirty.destroy(set.name, set.kernelName, set);
-    // A create cancelled before any commit may still be in flight in a plan.
-    if (planned && this.dirty.get(set.name) === undefined) this.cancelled.set(set.name, set.kernelName);
+    // A create cancelled before any commit may be in flight in a plan made since it was recorded.
+    if (planned && this.dirty.get(set.name) === undefined && this.snapshotAt >= set.createdAt) this.cancelled.set(set.name, set.kernelName);
   }
 
   private dAddMember(set: IPSet, member: string): void {

@@ -31,6 +31,8 @@ export class IPSet implements MemberSource {
   kernelReferCount = 0;
   /** The manager's change count at this set's last dirty-cache operation (a plan basis compares it). */
   changedAt = 0;
+  /** The manager's change count when this set's last dirty-cache create entry was recorded. */
+  createdAt = 0;
   /**
    * Members removed (or switched to or from ` nomatch`) so far. While it stays the same,
    * the first n members in insertion order are the n members a plan saw.
