@@ -156,7 +156,7 @@ export class IPSetManager {
     const claims = new Map<string, string>();
     const resolved = metas.map((meta) => this.resolve(meta, claims));
     this.resolveEmptySetFor(resolved, claims);
-    for (const r of resolved) this.getOrCreate(r);
+    for (const r of resolved) this.declare(this.getOrCreate(r), r.meta);
   }
 
   /**
@@ -245,7 +245,7 @@ export class IPSetManager {
       return memberFor(r, member, 'add', 'to');
     });
     const pod = this.podKeyPool.intern(podKey);
-    resolved.forEach((r, i) => this.addMemberTo(this.getOrCreate(r), canon[i]!, pod));
+    resolved.forEach((r, i) => this.addMemberTo(this.declare(this.getOrCreate(r), metas[i]!), canon[i]!, pod));
     this.lastMember = undefined;
     this.lastMemberKey = '';
   }
@@ -285,7 +285,7 @@ export class IPSetManager {
     if (listMetas.length === 0 || setMetas.length === 0) return;
     const claims = new Map<string, string>();
     const members = setMetas.map((meta) => {
-      const r = this.resolve(meta, claims);
+      const r = this.resolve(this.singleFamily(meta), claims);
       this.requireMemberSet(r);
       return r;
     });
@@ -394,7 +394,7 @@ export class IPSetManager {
       }
     }
     this.resolveEmptySetFor([r], claims);
-    const set = this.getOrCreate(r);
+    const set = this.declare(this.getOrCreate(r), meta);
     this.addReferenceTo(set, refName, refType);
     // A logical set's inet6 sibling carries the same references (an inet6 sibling made
     // later copies them when it is created).
@@ -687,6 +687,27 @@ export class IPSetManager {
     }
     claims.set(kernelName, prefixed);
     return { meta, prefixed, info, kernelName };
+  }
+
+  /** Notes the family a caller named for `set` (a single-family set: see {@link singleFamily}); returns `set`. */
+  private declare(set: IPSet, meta: SetMetadata): IPSet {
+    if (meta.family !== undefined && set.info.kind === 'set') set.declaredFamily = meta.family;
+    return set;
+  }
+
+  /**
+   * A list member as the list holds it: a family-less member that names a set declared
+   * with one family (and no set of the other family) is that kernel set alone, so no
+   * empty sibling of the other family is made just to be put into the list.
+   */
+  private singleFamily(meta: SetMetadata): SetMetadata {
+    if (meta === null || typeof meta !== 'object' || meta.family !== undefined) return meta;
+    const info = this.named(meta);
+    if (info.kind !== 'set') return meta;
+    const prefixed = this.namedPrefixed;
+    const inet = this.sets.get(prefixed);
+    if (inet !== undefined) return inet.declaredFamily === 'inet' ? { ...meta, family: 'inet' } : meta;
+    return this.sets.get(prefixed + INET6_NAME_SUFFIX)?.declaredFamily === 'inet6' ? { ...meta, family: 'inet6' } : meta;
   }
 
   /** Also resolves the shared empty set when one of `resolved` is a namespace list that will need it. */
