@@ -108,7 +108,8 @@ class Builder {
   rebuild(set: PlanSetView, section: string, capacity: SetCapacity, k: Knowledge): void {
     const temporary = chooseTemporary(k.owner, set.kernelName, k.writer, k.exists);
     this.orphans(k.orphans(set.kernelName, temporary));
-    pushRebuildLines(this.emit, { name: set.kernelName, spec: set.info.createSpec, capacity, section, cleanupReportsLive: k.exists === undefined }, temporary, { forEach: (fn) => set.forEachMember(fn) });
+    // The delta paths see a temporary again only through its live set: a failed cleanup keeps that set dirty.
+    pushRebuildLines(this.emit, { name: set.kernelName, spec: set.info.createSpec, capacity, section, cleanupReportsLive: true }, temporary, { forEach: (fn) => set.forEachMember(fn) });
   }
 
   plan(basis: unknown): RestorePlan {
