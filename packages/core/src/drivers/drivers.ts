@@ -37,7 +37,7 @@ export interface ReconcileOptions extends DriverOptions, PlanReconcileOptions {}
 /** Options of {@link resetIPSets}. */
 export interface ResetOptions extends DriverOptions {
   /**
-   * Owner prefix: only sets it owns ({@link isOwnedSetName}) are flushed and destroyed
+   * Owner prefix: only sets it owns ({@link isOwnedSetName}) are destroyed
    * (default: the manager's owner, else {@link DEFAULT_OWNER}).
    */
   owner?: string;

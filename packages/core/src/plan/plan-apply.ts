@@ -245,9 +245,9 @@ export function planApply(source: PlanSource, options: PlanApplyOptions = {}): R
   const rebuild = new Set<Target>();
   for (const t of sets) {
     const held = kernelCapacity(t, snapshot, growth);
-    if (t.entry.state === 'create' ? t.entry.unknown : held !== undefined && effectiveCapacity(t.set.info.createSpec, held).maxelem !== effectiveCapacity(t.set.info.createSpec, t.capacity).maxelem && !vanished(t.entry, kernelSets)) {
-      rebuild.add(t);
-    }
+    const maxelem = (capacity: SetCapacity): number => effectiveCapacity(t.set.info.createSpec, capacity).maxelem;
+    const resized = held !== undefined && maxelem(held) !== maxelem(t.capacity) && !vanished(t.entry, kernelSets);
+    if (t.entry.state === 'create' ? t.entry.unknown : resized) rebuild.add(t);
     if (rebuild.has(t)) b.create(t.set, t.section, t.capacity, REBUILD_HANDLERS.live);
     else b.create(t.set, t.section, t.entry.state === 'create' ? createCapacity(t) : (held ?? t.capacity));
   }

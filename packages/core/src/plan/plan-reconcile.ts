@@ -30,10 +30,12 @@
  *
  * - **Unreadable kernel members.** A saved member of an owned set that is not in the
  *   exact canonical form ipset prints for the set's type (a hostile or hand-edited save
- *   such as `10.0.0.0/000…024-F`) is never copied into a `-D` line: the set is flushed
- *   and refilled with its desired members (`unreadable-members-rebuilt` note).
+ *   such as `10.0.0.0/000…024-F`) is never copied into a `-D` line: the set is rebuilt
+ *   through a temporary set and swap with its desired members (`unreadable-members-rebuilt` note).
  *
- * Line order: (B) deletes from kept lists (or their flush), (C) destroys of lists (undesired or to be
+ * Every fate comes from set-fate.ts, as in the other planners; no line is ever `-F`.
+ *
+ * Line order: (B) deletes from kept lists, (C) destroys of lists (undesired or to be
  * recreated), (D) destroys of hash sets to be recreated, (E) creates, (F) hash-set
  * member deletes then adds, (G) list adds, (H) destroys of undesired hash sets. So a
  * list releases a member before that member is destroyed, every list member exists

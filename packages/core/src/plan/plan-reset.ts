@@ -16,7 +16,7 @@ function unique(names: Iterable<string>): string[] {
 
 /**
  * The destroy plan of a reset: `-X <name>` for each name that is not in `leaked`, in
- * the order given. Leaked names (still referenced after the flush, e.g. by an
+ * the order given. Leaked names (still referenced after the owned lists went, e.g. by an
  * iptables rule or a leaked kernel reference count) get no line — destroying them
  * would fail and, in the reference, burn one of its five tries each (issue #2997) — but a
  * `referenced-not-destroyed` note, so the report lists them as in use. With `owner`,
