@@ -124,7 +124,7 @@ export function createProgram(io: CliIo, result: { code: number }): Command {
 
   kernelOptions(
     ownerOption(
-      program.command('reset').description('flush and destroy the kernel\'s owned sets (no other set), list the ones still referenced (leaked)'),
+      program.command('reset').description('destroy the kernel\'s owned sets (no other set; lists first, never a flush), list the ones still referenced (leaked)'),
     ).option('--json', 'print the report as JSON'),
     { writer: true, logs: true },
   ).action((opts: Record<string, unknown>) =>
