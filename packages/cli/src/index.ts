@@ -27,8 +27,8 @@ export {
 } from './desired-file.js';
 export type { DesiredFile, DesiredFileSet, FileProblem, LoadDesiredOptions, ParseDesiredOptions } from './desired-file.js';
 export { checkEmptyDesired, guardEmptyDesired, setsDestroyedBy } from './empty-desired.js';
-export { MAX_INPUT_BYTES, decodeUtf8, readInputFile, readInputStream } from './bounded-read.js';
-export type { ReadInputOptions } from './bounded-read.js';
+export { MAX_INPUT_BYTES, decodeUtf8, inputProblemOf, readInputFile, readInputStream, readInputText, readInputTextOrThrow } from './bounded-read.js';
+export type { InputProblem, InputProblemReason, InputText, ReadInputOptions, ReadInputTextOptions } from './bounded-read.js';
 
 // --- kernels ---
 export {

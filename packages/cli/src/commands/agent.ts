@@ -8,12 +8,11 @@
  * the apply in flight, or after aborting it once `--grace` ran out; a second signal
  * forces the exit. At `--max-failures` failing applies in a row it exits 5.
  */
-import { readFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { Registry } from 'prom-client';
-import { IpsetsError, isIpsetsError, quote, reconcileIPSets } from '@ipsets/core';
+import { IpsetsError, isIpsetsError, reconcileIPSets } from '@ipsets/core';
 import type { ApplyReport, DesiredState, IpsetPort } from '@ipsets/core';
 import { createIpsetAgent, readIpsetVersion } from '@ipsets/exec-linux';
 import { EXIT } from '../cli-io.js';
@@ -156,7 +155,7 @@ export async function agentCommand(file: string, options: AgentCommandOptions, i
           probes?.setFileProblem(message);
           log.warn(
             { file: path, problem: kind, err: error },
-            `${kind === 'missing' ? 'the desired file is missing' : 'the desired file is invalid'}; keeping the last good state`,
+            `${kind === 'missing' ? 'the desired file is missing' : kind === 'invalid' ? 'the desired file is invalid' : 'the desired file cannot be read'}; keeping the last good state`,
           );
         },
         onRecovered: () => {
@@ -165,13 +164,6 @@ export async function agentCommand(file: string, options: AgentCommandOptions, i
           log.info({ file: path }, 'the desired file is valid again');
         },
         ...(options.watch === false ? { watch: false } : {}),
-      },
-      async () => {
-        try {
-          return await readFile(path, 'utf8');
-        } catch (error) {
-          throw new IpsetsError('INVALID_INPUT', `cannot read desired-state file ${quote(path)}: ${(error as Error).message}`, { cause: error });
-        }
       },
     );
     await openKernel(options, io.cwd);
