@@ -11,7 +11,7 @@ import { Argument, Command, CommanderError, Option } from 'commander';
 import { isIpsetsError } from '@ipsets/core';
 import { EXIT, reportError } from './cli-io.js';
 import type { CliIo } from './cli-io.js';
-import { DEFAULT_MAX_FAILURES, DEFAULT_METRICS_BIND_ADDRESS } from './defaults.js';
+import { DEFAULT_MAX_FAILURES, DEFAULT_METRICS_BIND_ADDRESS, DESTROY_BUDGET_MIN_SETS } from './defaults.js';
 import { AGENT_HELP, EXIT_HELP, FILE_HELP } from './program/help.js';
 import { durationOption, kernelOf, kernelOptions, ownerOption, positiveInt } from './program/options.js';
 import { COMPLETION_SHELLS, completionScript } from './program/completion.js';
@@ -112,11 +112,12 @@ export function createProgram(io: CliIo, result: { code: number }): Command {
         .argument('<file>', 'desired-state file (JSON or YAML; - reads stdin)')
         .option('--json', 'print the report as JSON')
         .option('--allow-empty', 'allow a FILE with no sets to destroy the owned sets the kernel holds (refused otherwise, exit 2)')
+        .option('--allow-destroy', `allow FILE to destroy more than half of the owned sets the kernel holds, and more than ${DESTROY_BUDGET_MIN_SETS} (refused otherwise, exit 2: a cut file looks like this)`)
         .addHelpText('after', FILE_HELP),
       true,
     ),
     { writer: true, grace: true, logs: true },
-  ).action((file: string, opts: Record<string, unknown>) => run(() => applyCommand(file, { ...kernelOf(opts), ...(opts['allowEmpty'] === true ? { allowEmpty: true } : {}) }, io), opts['json'] === true)());
+  ).action((file: string, opts: Record<string, unknown>) => run(() => applyCommand(file, { ...kernelOf(opts), ...allowedOf(opts) }, io), opts['json'] === true)());
 
   kernelOptions(
     ownerOption(program.command('save').description('print the kernel\'s owned sets in `ipset save` format')).option('--json', 'print the owned sets as JSON'),
@@ -145,6 +146,7 @@ export function createProgram(io: CliIo, result: { code: number }): Command {
         .addOption(new Option('--max-failures <n>', 'failing applies in a row before the agent exits 5').argParser(positiveInt('--max-failures')).default(DEFAULT_MAX_FAILURES))
         .option('--once', 'apply once and exit (0 converged, 1 not, 2 refused input, 3 in-use leftovers)')
         .option('--allow-empty', 'allow a FILE with no sets to destroy the owned sets the kernel holds (refused otherwise: nothing is applied, the last good state stays)')
+        .option('--allow-destroy', `allow FILE to destroy more than half of the owned sets the kernel holds, and more than ${DESTROY_BUDGET_MIN_SETS} (refused otherwise, like --allow-empty)`)
         .addHelpText('after', AGENT_HELP),
       true,
     ),
@@ -163,7 +165,7 @@ export function createProgram(io: CliIo, result: { code: number }): Command {
           ...(address === false ? { noMetrics: true } : typeof address === 'string' ? { metricsBindAddress: address } : {}),
           ...(opts['metrics'] !== undefined && opts['metrics'] !== false && opts['metricsBindAddress'] === undefined ? { deprecatedMetricsFlag: true } : {}),
           ...(opts['once'] === true ? { once: true } : {}),
-          ...(opts['allowEmpty'] === true ? { allowEmpty: true } : {}),
+          ...allowedOf(opts),
         },
         io,
       );
@@ -203,6 +205,11 @@ export function createProgram(io: CliIo, result: { code: number }): Command {
 }
 
 /** Exit code of an error: the kernel lock and the failure limit have their own, the rest as `reportError` says. */
+/** `--allow-empty` and `--allow-destroy`, as the options of apply and the agent. */
+function allowedOf(opts: Record<string, unknown>): { allowEmpty?: true; allowDestroy?: true } {
+  return { ...(opts['allowEmpty'] === true ? { allowEmpty: true } : {}), ...(opts['allowDestroy'] === true ? { allowDestroy: true } : {}) };
+}
+
 function exitCodeOfError(error: unknown, reported: number): number {
   // Compared as text: the lock's code comes from @ipsets/exec-linux.
   if (isIpsetsError(error) && (error.code as string) === 'LOCK_HELD') return EXIT.lockHeld;
