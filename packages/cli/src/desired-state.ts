@@ -2,7 +2,7 @@
  * From a validated desired file to the state the kernel should hold.
  */
 import { IPSetManager, INET6_NAME_SUFFIX, isIpsetsError, memberFamily, prefixedName, setTypeInfo } from '@ipsets/core';
-import type { DesiredState, SetCapacity, SetMetadata } from '@ipsets/core';
+import type { AddressFamily, DesiredState, SetCapacity, SetMetadata } from '@ipsets/core';
 import { desiredFileError, formatPath, messageOf } from './desired-problems.js';
 import { knownInetOnly } from './desired-validate.js';
 import type { DesiredFile } from './desired-validate.js';
@@ -18,18 +18,39 @@ const FILE_POD_KEY = 'ipsets-file';
  */
 export function buildManager(file: DesiredFile): IPSetManager {
   const manager = new IPSetManager({ mode: 'all', owner: file.owner, scheme: file.scheme });
+  const declaredFamily = declaredFamilies(file);
   file.sets.forEach((set, i) => {
     const meta: SetMetadata = { type: set.type, name: set.name, ...(set.family === undefined ? {} : { family: set.family }) };
     try {
       manager.createIPSets([meta]);
       for (const member of set.members) manager.addToSets([meta], member, FILE_POD_KEY);
-      if (set.memberSets.length > 0) manager.addToLists([meta], set.memberSets);
+      if (set.memberSets.length > 0) manager.addToLists([meta], set.memberSets.map((m) => withDeclaredFamily(m, declaredFamily)));
     } catch (error) {
       if (!isIpsetsError(error)) throw error;
       throw desiredFileError('(desired state)', [{ path: formatPath(['sets', i]), message: messageOf(error) }]);
     }
   });
   return manager;
+}
+
+/** The family of each hash set the file declares with one, by its family-less prefixed name. */
+function declaredFamilies(file: DesiredFile): Map<string, AddressFamily> {
+  const families = new Map<string, AddressFamily>();
+  for (const set of file.sets) {
+    if (set.family !== undefined) families.set(prefixedName({ type: set.type, name: set.name }), set.family);
+  }
+  return families;
+}
+
+/**
+ * A list's member as the list holds it: a set declared with one family is that
+ * family's kernel set alone. A family-less reference would mean both families' sets,
+ * and make an empty sibling of the other family just to put it into the list.
+ */
+function withDeclaredFamily(member: SetMetadata, declared: ReadonlyMap<string, AddressFamily>): SetMetadata {
+  if (member.family !== undefined) return member;
+  const family = declared.get(prefixedName(member));
+  return family === undefined ? member : { ...member, family };
 }
 
 /**

@@ -25,6 +25,7 @@ import type { EntryData, EntryValue, HashOptions, ListOptions } from './fake/set
 import { HashContent, ListContent } from './fake/sets.js';
 import { MSG, PREFIX, TRY_HELP, VERSION_TEXT } from './fake/messages.js';
 import { dumpText } from './fake/output.js';
+import { printable } from './fake/tokenizer.js';
 import { type LineFault, matchCommand, matchEnvOpt, type RunFaults, Session } from './fake/session.js';
 import { KERNEL_MAX_SETS, KernelState, Slot } from './fake/state.js';
 
@@ -305,7 +306,7 @@ export class FakeKernel {
 
   /** `ipset save` text of everything (same as `save().stdout`). */
   saveText(): string {
-    return dumpText(this.state.ordered(), { mode: 'save', names: false, terse: false });
+    return printable(dumpText(this.state.ordered(), { mode: 'save', names: false, terse: false }));
   }
 
   // ------------------------------------------------------------------ persistence

@@ -4,7 +4,7 @@
  */
 import { resolve } from 'node:path';
 import { IpsetsError, canonicalMemberForType, parseSave, planReconcile, validateSetName } from '@ipsets/core';
-import type { SaveSnapshot, SetType } from '@ipsets/core';
+import type { AddressFamily, SaveSnapshot, SetType } from '@ipsets/core';
 import { readInputTextOrThrow } from '../bounded-read.js';
 import { EXIT } from '../cli-io.js';
 import { DEFAULT_CLI_OWNER } from '../defaults.js';
@@ -41,11 +41,16 @@ const MEMBER_TYPE: Record<string, SetType | undefined> = {
   'list:set': 'nestedLabelOfPod',
 };
 
+/** The family of a saved set from its create options (`family inet6 hashsize …`); ipset prints `family inet` for IPv4 sets. */
+function savedFamily(options: string): AddressFamily {
+  return /(?:^|\s)family\s+inet6(?:\s|$)/.test(options) ? 'inet6' : 'inet';
+}
+
 /**
  * What makes a captured save unfit to plan against: lines the parser could not use
  * (a real `ipset save` has none: the file is cut, edited or not a save), and, in sets
  * the plan may touch (names starting with `owner`), a name or member that is not what
- * ipset itself prints — such a value would be echoed into `-D`/`-F` lines.
+ * ipset itself prints for the set's type and family — such a value would be echoed into `-D`/`-F` lines.
  * At most {@link SHOWN_SAVE_PROBLEMS} are described; all are counted.
  */
 export function saveSnapshotProblems(snapshot: SaveSnapshot, owner: string): { problems: string[]; total: number; more: boolean } {
@@ -68,11 +73,12 @@ export function saveSnapshotProblems(snapshot: SaveSnapshot, owner: string): { p
     }
     const type = MEMBER_TYPE[set.type];
     if (type === undefined) continue;
+    const family = savedFamily(set.options);
     for (const member of set.members) {
       if (total >= COUNTED_SAVE_PROBLEMS) break;
       let canonical: string | undefined;
       try {
-        canonical = member.length > 64 ? undefined : canonicalMemberForType(type, member);
+        canonical = member.length > 64 ? undefined : canonicalMemberForType(type, member, family);
       } catch {
         canonical = undefined;
       }

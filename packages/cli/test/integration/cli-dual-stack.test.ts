@@ -2,9 +2,11 @@
  * The dual-stack example through the built `ipsets` binary, on the real kernel inside
  * a network namespace: apply converges, the kernel holds each family's members in
  * its own kernel set (family inet6 for the IPv6 ones, canonical as `ipset save`
- * prints them), lists hold both families' sets, and a second apply changes nothing.
+ * prints them), lists hold both families' sets, and a second apply changes nothing;
+ * `ipsets plan --save` against that node's save (ipset's own and `ipsets save`'s)
+ * plans no member line; a `family: inet6` set held by a list gets no `family inet` set.
  */
-import { copyFile } from 'node:fs/promises';
+import { copyFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { kernelName, parseSave } from '@ipsets/core';
@@ -52,5 +54,46 @@ describeKernel('ipsets apply of examples/dual-stack.yaml (real kernel, network n
     const again = await ipsets(['apply', 'dual-stack.yaml', '--json', ...linux()], { cwd: dir });
     expect(again.exitCode, again.stdout + again.stderr).toBe(0);
     expect(JSON.parse(again.stdout)).toMatchObject({ converged: true, linesTotal: 0 });
+  }, 120_000);
+
+  // The save checker of `plan --save` once checked every owned member as IPv4 and
+  // refused the node's own save ("not a valid hash:net member") for its inet6 sets.
+  it('plan --save against the save of the node where it was applied exits 0 and plans no member line', async () => {
+    const apply = await ipsets(['apply', 'dual-stack.yaml', ...linux()], { cwd: dir });
+    expect(apply.exitCode, apply.stdout + apply.stderr).toBe(0);
+    const own = await ipsets(['save', ...linux()], { cwd: dir });
+    expect(own.exitCode, own.stderr).toBe(0);
+    await writeFile(join(dir, 'ipsets-save.txt'), own.stdout);
+    await writeFile(join(dir, 'ipset-save.txt'), (await ns.run(['ipset', 'save'])).stdout);
+    for (const save of ['ipset-save.txt', 'ipsets-save.txt']) {
+      const plan = await ipsets(['plan', 'dual-stack.yaml', '--save', save], { cwd: dir });
+      expect(plan.exitCode, `${save}: ${plan.stderr}`).toBe(0);
+      expect(plan.stdout.split('\n').filter((l) => /^-[AD] /.test(l)), save).toEqual([]);
+      expect(plan.stderr).toMatch(/plan against .*\(\d+ sets\)/);
+    }
+  }, 120_000);
+
+  // A list once held a family-less reference to the set, which made an empty `family
+  // inet` sibling in the kernel just to put it into the list.
+  it('a family: inet6 set held by a list creates no family inet set, in the kernel or in the list', async () => {
+    await writeFile(
+      join(dir, 'v6-only.yaml'),
+      [
+        'sets:',
+        '  - { type: keyValueLabelOfPod, name: "app:v6", family: inet6, members: ["fd00::1"] }',
+        '  - { type: keyValueLabelOfPod, name: "app:v4", family: inet, members: ["10.0.0.1"] }',
+        '  - type: nestedLabelOfPod',
+        '    name: "app:any"',
+        '    members: [{ type: keyValueLabelOfPod, name: "app:v6" }, { type: keyValueLabelOfPod, name: "app:v4" }]',
+        '',
+      ].join('\n'),
+    );
+    // The same owner as the dual-stack file: this apply replaces its sets.
+    const apply = await ipsets(['apply', 'v6-only.yaml', ...linux()], { cwd: dir });
+    expect(apply.exitCode, apply.stdout + apply.stderr).toBe(0);
+    const owned = parseSave((await ns.run(['ipset', 'save'])).stdout).sets.filter((s) => s.name.startsWith(DEFAULT_CLI_OWNER));
+    const name = (prefixed: string) => kernelName(prefixed, { owner: DEFAULT_CLI_OWNER });
+    expect(owned.map((s) => s.name).sort()).toEqual([name('podlabel-app:v6 inet6'), name('podlabel-app:v4'), name('nestedlabel-app:any')].sort());
+    expect(owned.find((s) => s.name === name('nestedlabel-app:any'))?.members).toEqual([name('podlabel-app:v6 inet6'), name('podlabel-app:v4')]);
   }, 120_000);
 });

@@ -78,3 +78,32 @@ describe('desiredStateOf builds per set', () => {
   });
 });
 
+
+// A list's family-less reference to a set declared with one family used to name the
+// logical set: the manager created an empty `family inet` sibling of a `family: inet6`
+// set just to put it into the list (and would have listed an inet6 sibling of a
+// `family: inet` set).
+describe('a list holds a single-family set alone', () => {
+  const text = (listFirst: boolean) => {
+    const list = '  - { type: nestedLabelOfPod, name: any, members: [{ type: keyValueLabelOfPod, name: "app:v6" }, { type: keyValueLabelOfPod, name: "app:v4" }] }';
+    const sets = [
+      '  - { type: keyValueLabelOfPod, name: "app:v6", family: inet6, members: ["fd00::1"] }',
+      '  - { type: keyValueLabelOfPod, name: "app:v4", family: inet, members: ["10.0.0.1"] }',
+    ];
+    return ['owner: one-', 'sets:', ...(listFirst ? [list, ...sets] : [...sets, list])].join('\n');
+  };
+  for (const listFirst of [false, true]) {
+    it(`family: inet6 makes no family inet set, family: inet no inet6 one (list declared ${listFirst ? 'before' : 'after'} its members)`, () => {
+      const desired = desiredStateOf(parseDesiredText(text(listFirst), { format: 'yaml' }));
+      expect(desired.sets.map((s) => [s.label, s.spec]).sort()).toEqual(
+        [
+          ['podlabel-app:v6 inet6', 'nethash family inet6'],
+          ['podlabel-app:v4', 'nethash'],
+          ['nestedlabel-any', 'setlist'],
+        ].sort(),
+      );
+      const name = (label: string) => desired.sets.find((s) => s.label === label)!.name;
+      expect(desired.sets.find((s) => s.label === 'nestedlabel-any')!.members).toEqual([name('podlabel-app:v6 inet6'), name('podlabel-app:v4')]);
+    });
+  }
+});

@@ -82,11 +82,20 @@ export class IPSetManager {
   private readonly identity: object = Object.freeze({});
   /**
    * Prefixed name → kernel name of sets whose create was cancelled (deleted, or no
-   * longer needed in the kernel, before they reached it) since the last commit: a plan
-   * made before may still create them, so their kernel names stay claimed until the
-   * next commit.
+   * longer needed in the kernel, before they reached it) since the last commit, after
+   * a plan was made that may hold the create: that plan may still create them. Their
+   * kernel names are free at once (as in the reference); a set that takes one is in
+   * {@link reclaimed}.
    */
   private readonly cancelled = new Map<string, string>();
+  /**
+   * Prefixed names of sets that took the kernel name of a {@link cancelled} set since the
+   * last commit: the kernel may come to hold that name with the cancelled set's members,
+   * so their kernel contents are unknown (rebuilt, never merged or destroyed).
+   */
+  private readonly reclaimed = new Set<string>();
+  /** {@link changes} when the last plan snapshot was taken (-1: none yet). */
+  private snapshotAt = -1;
   /** What a commit settles reports against (made once). */
   private settleTarget: SettleTarget | undefined;
   private failures = 0;
@@ -147,7 +156,7 @@ export class IPSetManager {
     const claims = new Map<string, string>();
     const resolved = metas.map((meta) => this.resolve(meta, claims));
     this.resolveEmptySetFor(resolved, claims);
-    for (const r of resolved) this.getOrCreate(r);
+    for (const r of resolved) this.declare(this.getOrCreate(r), r.meta);
   }
 
   /**
@@ -199,6 +208,7 @@ export class IPSetManager {
     this.dirty.clear();
     this.emptySet = undefined;
     this.cancelled.clear();
+    this.reclaimed.clear();
     this.epoch++;
     this.failures = 0;
     this.memberPool.clear();
@@ -235,7 +245,7 @@ export class IPSetManager {
       return memberFor(r, member, 'add', 'to');
     });
     const pod = this.podKeyPool.intern(podKey);
-    resolved.forEach((r, i) => this.addMemberTo(this.getOrCreate(r), canon[i]!, pod));
+    resolved.forEach((r, i) => this.addMemberTo(this.declare(this.getOrCreate(r), metas[i]!), canon[i]!, pod));
     this.lastMember = undefined;
     this.lastMemberKey = '';
   }
@@ -275,7 +285,7 @@ export class IPSetManager {
     if (listMetas.length === 0 || setMetas.length === 0) return;
     const claims = new Map<string, string>();
     const members = setMetas.map((meta) => {
-      const r = this.resolve(meta, claims);
+      const r = this.resolve(this.singleFamily(meta), claims);
       this.requireMemberSet(r);
       return r;
     });
@@ -384,7 +394,7 @@ export class IPSetManager {
       }
     }
     this.resolveEmptySetFor([r], claims);
-    const set = this.getOrCreate(r);
+    const set = this.declare(this.getOrCreate(r), meta);
     this.addReferenceTo(set, refName, refType);
     // A logical set's inet6 sibling carries the same references (an inet6 sibling made
     // later copies them when it is created).
@@ -528,6 +538,7 @@ export class IPSetManager {
     const entries = [...this.dirty.values()];
     const planned = new Map<string, PlannedSet>();
     for (const e of entries) planned.set(e.name, plannedSet(e, this.sets.get(e.name)));
+    this.snapshotAt = this.changes;
     return {
       basis: new PlanBasis(this.identity, this.epoch, this.changes, planned),
       owner: this.owner,
@@ -568,12 +579,14 @@ export class IPSetManager {
       record: (name) => this.sets.get(name),
       desired: (set) => this.shouldBeInKernel(set),
     }));
+    if (this.cancelled.size > 0) this.settleReclaimed(basis);
     for (const planned of basis.planned.values()) this.releaseIdleClaim(planned.name, planned.kernelName);
     if (this.cancelled.size > 0) {
       const cancelled = [...this.cancelled];
       this.cancelled.clear();
       for (const [name, kernelName] of cancelled) this.releaseIdleClaim(name, kernelName);
     }
+    this.reclaimed.clear();
     return { stale: false, applied, kept };
   }
 
@@ -676,17 +689,60 @@ export class IPSetManager {
     return { meta, prefixed, info, kernelName };
   }
 
+  /** Notes the family a caller named for `set` (a single-family set: see {@link singleFamily}); returns `set`. */
+  private declare(set: IPSet, meta: SetMetadata): IPSet {
+    if (meta.family !== undefined && set.info.kind === 'set') set.declaredFamily = meta.family;
+    return set;
+  }
+
+  /**
+   * A list member as the list holds it: a family-less member that names a set declared
+   * with one family (and no set of the other family) is that kernel set alone, so no
+   * empty sibling of the other family is made just to be put into the list.
+   */
+  private singleFamily(meta: SetMetadata): SetMetadata {
+    if (meta === null || typeof meta !== 'object' || meta.family !== undefined) return meta;
+    const info = this.named(meta);
+    if (info.kind !== 'set') return meta;
+    const prefixed = this.namedPrefixed;
+    const inet = this.sets.get(prefixed);
+    if (inet !== undefined) return inet.declaredFamily === 'inet' ? { ...meta, family: 'inet' } : meta;
+    return this.sets.get(prefixed + INET6_NAME_SUFFIX)?.declaredFamily === 'inet6' ? { ...meta, family: 'inet6' } : meta;
+  }
+
   /** Also resolves the shared empty set when one of `resolved` is a namespace list that will need it. */
   private resolveEmptySetFor(resolved: readonly Resolved[], claims: Map<string, string>): void {
     if (!this.addEmptySetToLists || this.emptySet !== undefined) return;
     if (resolved.some((r) => isNamespaceList(r.meta.type) && !this.sets.has(r.prefixed))) this.resolve(EMPTY_SET, claims);
   }
 
-  /** The prefixed name holding a kernel name: a cached set, or a deleted one the kernel may still hold. */
+  /**
+   * The prefixed name holding a kernel name: a cached set, or a deleted one the kernel
+   * holds until its destroy lands. A set deleted before it reached the kernel holds
+   * none (see {@link cancelled}).
+   */
   private claimant(kernelName: string): string | undefined {
     const owner = this.owners.get(kernelName);
     if (owner === undefined) return undefined;
-    return this.sets.has(owner) || this.kernelWorkPending(owner) ? owner : undefined;
+    return this.sets.has(owner) || this.dirty.get(owner) !== undefined ? owner : undefined;
+  }
+
+  /**
+   * At a commit: a cancelled set that the committed plan held may now exist in the
+   * kernel under a name another set took since. The destroy the report settles for it
+   * would destroy that set, so it is dropped, and the set that holds the name now is
+   * rebuilt (its kernel contents are unknown).
+   */
+  private settleReclaimed(basis: PlanBasis): void {
+    for (const [name, kernelName] of this.cancelled) {
+      const owner = this.owners.get(kernelName);
+      if (owner === undefined || owner === name || !basis.planned.has(name)) continue;
+      if (this.dirty.get(name)?.kernelName === kernelName) this.dirty.forget(name);
+      const set = this.sets.get(owner);
+      if (set === undefined) continue;
+      set.changedAt = ++this.changes;
+      this.dirty.markUnknown(set.name, kernelName, this.shouldBeInKernel(set));
+    }
   }
 
   private kernelWorkPending(name: string): boolean {
@@ -750,6 +806,8 @@ export class IPSetManager {
       if (base?.netPolRefs !== undefined && base.netPolRefs.size > 0) set.netPolRefs = new Set(base.netPolRefs);
     }
     this.sets.set(set.name, set);
+    const previous = this.owners.get(set.kernelName);
+    if (previous !== undefined && previous !== set.name && this.cancelled.has(previous)) this.reclaimed.add(set.name);
     this.owners.set(set.kernelName, set.name);
     if (this.mode === 'all' || this.shouldBeInKernel(set)) this.dCreate(set);
     if (set.type === EMPTY_SET.type && set.name === EMPTY_PREFIXED && this.addEmptySetToLists && this.emptySet === undefined) {
@@ -879,16 +937,19 @@ export class IPSetManager {
   // planned sets changed after their plan's snapshot.
 
   private dCreate(set: IPSet): void {
+    const fresh = this.dirty.get(set.name) === undefined;
     set.changedAt = ++this.changes;
-    this.dirty.create(set.name, set.kernelName, set);
+    if (fresh) set.createdAt = set.changedAt;
+    if (fresh && this.reclaimed.has(set.name)) this.dirty.markUnknown(set.name, set.kernelName, true);
+    else this.dirty.create(set.name, set.kernelName, set);
   }
 
   private dDestroy(set: IPSet): void {
-    set.changedAt = ++this.changes;
     const planned = this.dirty.get(set.name)?.state === 'create';
+    set.changedAt = ++this.changes;
     this.dirty.destroy(set.name, set.kernelName, set);
-    // A create cancelled before any commit may still be in flight in a plan.
-    if (planned && this.dirty.get(set.name) === undefined) this.cancelled.set(set.name, set.kernelName);
+    // A create cancelled before any commit may be in flight in a plan made since it was recorded.
+    if (planned && this.dirty.get(set.name) === undefined && this.snapshotAt >= set.createdAt) this.cancelled.set(set.name, set.kernelName);
   }
 
   private dAddMember(set: IPSet, member: string): void {

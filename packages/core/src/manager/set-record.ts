@@ -7,7 +7,7 @@
 import type { MemberSource } from './dirty-cache.js';
 import { hasNomatch, stripNomatch } from '../model/members.js';
 import type { SetTypeInfo } from '../model/set-types.js';
-import type { SetType } from '../types.js';
+import type { AddressFamily, SetType } from '../types.js';
 
 /** The flag suffix of a hash-set member that is excluded (`10.0.0.0/8 nomatch`). */
 export const NOMATCH = ' nomatch';
@@ -31,6 +31,10 @@ export class IPSet implements MemberSource {
   kernelReferCount = 0;
   /** The manager's change count at this set's last dirty-cache operation (a plan basis compares it). */
   changedAt = 0;
+  /** The manager's change count when this set's last dirty-cache create entry was recorded. */
+  createdAt = 0;
+  /** Hash sets: the family a caller named for this set (it then has no sibling of the other family in lists). */
+  declaredFamily: AddressFamily | undefined = undefined;
   /**
    * Members removed (or switched to or from ` nomatch`) so far. While it stays the same,
    * the first n members in insertion order are the n members a plan saw.

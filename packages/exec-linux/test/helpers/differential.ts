@@ -38,9 +38,13 @@ export async function clearNamespace(ns: TestNamespace): Promise<void> {
   if (cleared.exitCode !== 0) throw new Error(`clearing ${ns.name} failed: ${cleared.stderr}`);
 }
 
-/** Runs `script` on a cleared namespace. */
+/** Runs `script` on a cleared namespace (after its setup run, which must succeed). */
 export async function runReal(ns: TestNamespace, script: RestoreScript): Promise<SideOutcome> {
   await clearNamespace(ns);
+  if (script.setup !== undefined) {
+    const setup = await ns.run(['ipset', 'restore'], script.setup);
+    if (setup.exitCode !== 0) throw new Error(`the setup run failed in ${ns.name}: ${setup.stderr}`);
+  }
   const result = await ns.run(['ipset', ...(script.exist ? ['-exist'] : []), 'restore'], script.text);
   const saved = await ns.run(['ipset', 'save']);
   return outcome(result, saved);
@@ -48,13 +52,17 @@ export async function runReal(ns: TestNamespace, script: RestoreScript): Promise
 
 /** Runs `script` through a namespace shell (faster than {@link runReal}; same result). */
 export async function runRealInShell(shell: NamespaceShell, script: RestoreScript): Promise<SideOutcome> {
-  const { restore, save } = await shell.runScript(script.text, script.exist);
+  const { restore, save } = await shell.runScript(script.text, script.exist, script.setup);
   return outcome(restore, save);
 }
 
-/** Runs `script` on a fresh fake kernel. */
+/** Runs `script` on a fresh fake kernel (after its setup run, which must succeed). */
 export function runFake(makeKernel: () => FakeKernelLike, script: RestoreScript): SideOutcome {
   const kernel = makeKernel();
+  if (script.setup !== undefined) {
+    const setup = kernel.restore(script.setup);
+    if (setup.exitCode !== 0) throw new Error(`the setup run failed on the fake kernel: ${setup.stderr}`);
+  }
   const result = kernel.restore(script.text, { exist: script.exist });
   return outcome(result, kernel.save());
 }
@@ -68,10 +76,12 @@ export function describeDifference(script: RestoreScript, real: SideOutcome, fak
   if (real.firstError !== fake.firstError) diffs.push(`first error line:\n  real: ${real.firstError}\n  fake: ${fake.firstError}`);
   if (real.save !== fake.save) diffs.push(`save (normalised):\n--- real\n${real.save}\n--- fake\n${fake.save}`);
   if (diffs.length === 0) return undefined;
-  const numbered = script.text
-    .split('\n')
-    .slice(0, -1)
-    .map((l, i) => `${String(i + 1).padStart(4)}| ${l}`);
+  const lines = script.text.split('\n');
+  // The last line has no newline when the text does not end in one.
+  const numbered = (script.text.endsWith('\n') ? lines.slice(0, -1) : [...lines.slice(0, -1), `${lines.at(-1)!}   (no final newline)`]).map(
+    (l, i) => `${String(i + 1).padStart(4)}| ${l}`,
+  );
   const shown = numbered.length > 60 ? [...numbered.slice(0, 30), `   …(${numbered.length - 50} lines)…`, ...numbered.slice(-20)] : numbered;
-  return [`fake and real kernel differ for \`ipset ${script.exist ? '-exist ' : ''}restore\` of:`, ...shown, ...diffs].join('\n');
+  const setup = script.setup === undefined ? [] : ['after a setup run (`ipset restore`, its sets are not in the script\'s set cache) of:', ...script.setup.split('\n').slice(0, -1).map((l) => `    | ${l}`)];
+  return [...setup, `fake and real kernel differ for \`ipset ${script.exist ? '-exist ' : ''}restore\` of:`, ...shown, ...diffs].join('\n');
 }

@@ -19,8 +19,11 @@ export interface ShellRun {
 
 /** A shell inside a namespace (see the module comment). */
 export interface NamespaceShell {
-  /** Clears every set (flush, destroy), runs `ipset [-exist] restore` of `text`, then `ipset save`. */
-  runScript(text: string, exist: boolean): Promise<ShellRun>;
+  /**
+   * Clears every set (flush, destroy), runs `ipset restore` of `setup` when given (it
+   * must succeed), then `ipset [-exist] restore` of `text`, then `ipset save`.
+   */
+  runScript(text: string, exist: boolean, setup?: string): Promise<ShellRun>;
   close(): Promise<void>;
 }
 
@@ -60,16 +63,17 @@ export async function openNamespaceShell(netns: string): Promise<NamespaceShell>
   };
 
   return {
-    async runScript(text, exist) {
+    async runScript(text, exist, setup) {
       if (broken !== undefined) throw broken;
       counter += 1;
       const n = counter;
       const f = (name: string): string => join(dir, `${name}.${n}`);
       await writeFile(f('in'), text);
+      await writeFile(f('setup'), setup ?? '');
       const done = new Promise<number>((resolve) => waiting.set(n, resolve));
       // The clear must succeed (a failure would leak state into the next script): its rc is checked too.
       child.stdin.write(
-        `ipset restore < ${dir}/clear > ${f('cerr')} 2>&1; c=$?; ` +
+        `ipset restore < ${dir}/clear > ${f('cerr')} 2>&1 && ipset restore < ${f('setup')} >> ${f('cerr')} 2>&1; c=$?; ` +
           // A subshell that execs ipset: the shell's own "Segmentation fault" notice then goes
           // to the shell's stderr, not into the captured ipset stderr.
           `( exec ipset ${exist ? '-exist ' : ''}restore < ${f('in')} > ${f('out')} 2> ${f('err')} ); rc=$?; ` +
@@ -79,11 +83,11 @@ export async function openNamespaceShell(netns: string): Promise<NamespaceShell>
       const rc = await done;
       waiting.delete(n);
       const read = (name: string): Promise<string> => readFile(f(name), 'utf8');
-      if (rc === 900) throw new Error(`clearing the namespace failed: ${await read('cerr')}`);
+      if (rc === 900) throw new Error(`clearing the namespace or its setup failed: ${await read('cerr')}`);
       if (rc === 901) throw new Error(`ipset save failed: ${await read('serr')}`);
       const result = toResult(rc, await read('out'), await read('err'));
       const save: CommandResult = { exitCode: 0, stdout: await read('save'), stderr: '' };
-      await Promise.all(['in', 'out', 'err', 'save', 'serr', 'cerr'].map((name) => rm(f(name), { force: true })));
+      await Promise.all(['in', 'setup', 'out', 'err', 'save', 'serr', 'cerr'].map((name) => rm(f(name), { force: true })));
       return { restore: result, save };
     },
     async close() {

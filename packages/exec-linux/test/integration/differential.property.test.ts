@@ -2,9 +2,11 @@
  * Fidelity of the fake kernel (@ipsets/testing) against the real one: random restore
  * scripts (valid and invalid lines, hash:ip / hash:net / hash:ip,port / list:set,
  * errors caught in userspace and in the kernel, `-exist`, add runs that cross the
- * 4096-byte batch boundary) run on a fresh FakeKernel and on a cleared real network
- * namespace; exit code, first stderr line and the normalised final `ipset save` must
- * be equal. IPSETS_DIFF_SCRIPTS raises the number of scripts (default 300);
+ * 4096-byte batch boundary, swap/rename, lines at the 1,023-byte fgets limit and a last
+ * line without newline, inet6 ranges and tests, sets made by an earlier setup run and
+ * `create … -exist` of the other family over them) run on a fresh FakeKernel and on a
+ * cleared real network namespace; exit code, first stderr line and the normalised final
+ * `ipset save` must be equal. IPSETS_DIFF_SCRIPTS raises the number of scripts (default 300);
  * `pnpm soak` runs as many as asked outside vitest.
  */
 import fc from 'fast-check';

@@ -42,7 +42,9 @@ describe('differential helpers', () => {
     expect(outcomes.some((o) => o.exitCode === 2)).toBe(true);
     expect(samples.some((s) => s.exist) && samples.some((s) => !s.exist)).toBe(true);
     expect(samples.some((s) => s.text.split('\n').length > 200)).toBe(true);
-    expect(samples.every((s) => s.text.endsWith('\n'))).toBe(true);
+    // One in eight ends without a final newline (its last word ends an fgets chunk); a third find the pool made by a setup run.
+    expect(samples.filter((s) => !s.text.endsWith('\n')).length).toBeGreaterThan(10);
+    expect(samples.filter((s) => s.setup !== undefined).length).toBeGreaterThan(30);
   });
 
   it('the script generator makes swap and rename: temporary-set rebuilds that converge, and each of their errors', () => {

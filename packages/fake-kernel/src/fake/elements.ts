@@ -16,6 +16,7 @@ import {
   serviceByName,
 } from './netdb.js';
 import { parseCNumber, parseCNumberBig, scanHex } from './numbers.js';
+import { utf8Length } from './tokenizer.js';
 
 /** Set types the fake models. */
 export type SetTypeName = 'hash:ip' | 'hash:net' | 'hash:ip,port' | 'list:set';
@@ -126,20 +127,8 @@ export function batchHeaderSize(setName: string): number {
   return 16 + 4 + 8 + ((4 + byteLength(setName) + 1 + 3) & ~3) + 8 + 4;
 }
 
-/** UTF-8 byte length (names are almost always ASCII). */
-export function byteLength(s: string): number {
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80) n += 1;
-    else if (c < 0x800) n += 2;
-    else if (c >= 0xd800 && c <= 0xdbff) {
-      n += 4;
-      i++;
-    } else n += 3;
-  }
-  return n;
-}
+/** UTF-8 byte length (names are almost always ASCII; a raw byte of a cut character counts one). */
+export const byteLength = utf8Length;
 
 /** ipset_parse_setname: at most 31 bytes. */
 export function checkSetName(name: string): string {
@@ -216,7 +205,9 @@ function parseAddress(e: Elem, text: string, family: Family, net: boolean): void
       }
       syntaxError(`plain IP address must be supplied: ${text}`);
     }
-    if (net && dash >= 0 && slash < 0) syntaxError(`IP address or IP/cidr must be specified: ${text}`);
+    // ipset_parse_ipnet() refuses a range before it reads a CIDR, also a `-` after the
+    // `/` (`2001:db8::/-64`); a `-` at the end is no range (`/64-` is a bad CIDR).
+    if (net && (slash < 0 ? dash : splitIndex(text, '-')) >= 0) syntaxError(`IP address or IP/cidr must be specified: ${text}`);
     if (slash >= 0) {
       e.cidr = parseCidr(text.slice(slash + 1), 128);
       e.ip6 = parseV6Part(text.slice(0, slash));

@@ -10,7 +10,7 @@ import { type AdtCmd, batchHeaderSize, checkSetName, type Elem, ParseFailure, pa
 import { MSG, PREFIX, TRY_HELP } from './messages.js';
 import { dumpText } from './output.js';
 import type { KernelState } from './state.js';
-import { chunkEnd, isSpace, MISSING_QUOTE, TOO_LONG, tokenize } from './tokenizer.js';
+import { chunkEnd, cutCharacter, isSpace, MISSING_QUOTE, printable, TOO_LONG, tokenize } from './tokenizer.js';
 
 /** Commands of the ipset command table (docs/ipset-semantics.md §1.4), in matching order. */
 export type Command =
@@ -189,7 +189,7 @@ export class Session {
   // ---------------------------------------------------------------- results
 
   private result(exitCode: number, stderr: string): CommandResult {
-    return { exitCode, stdout: this.out.join(''), stderr: this.quiet ? '' : stderr };
+    return { exitCode, stdout: printable(this.out.join('')), stderr: this.quiet ? '' : printable(stderr) };
   }
 
   private ok(): CommandResult {
@@ -210,7 +210,7 @@ export class Session {
   }
 
   private signal(signal: 'SIGKILL' | 'SIGSEGV'): CommandResult {
-    return { exitCode: signal === 'SIGKILL' ? 137 : 139, stdout: this.out.join(''), stderr: '', signal };
+    return { exitCode: signal === 'SIGKILL' ? 137 : 139, stdout: printable(this.out.join('')), stderr: '', signal };
   }
 
   private failure(f: ParseFailure, line: number): CommandResult {
@@ -245,15 +245,23 @@ export class Session {
   // ---------------------------------------------------------------- restore
 
   /** `ipset restore` of `text`. */
-  restore(text: string): CommandResult {
-    const len = text.length;
+  restore(input: string): CommandResult {
+    let text = input;
+    let len = text.length;
     const words = this.words;
     let pos = 0;
     let line = 0;
     let nextQuote = text.indexOf('"');
     const crash = this.faults.crash;
     while (pos < len) {
-      const end = chunkEnd(text, pos);
+      let end = chunkEnd(text, pos);
+      if (end < 0) {
+        // The chunk ends inside a character: each side keeps its bytes of it.
+        text = cutCharacter(text, -1 - end);
+        len = text.length;
+        nextQuote = text.indexOf('"', pos);
+        end = chunkEnd(text, pos);
+      }
       line++;
       if (crash !== undefined && line > crash.after) return this.crash(crash.signal);
       const fault = this.faults.hasLineFaults
@@ -529,11 +537,11 @@ export class Session {
     if (cmd === 'rename') {
       this.cache.delete(from);
       if (x !== undefined) this.cache.set(to, x);
-    } else {
-      if (y === undefined) this.cache.delete(from);
-      else this.cache.set(from, y);
-      if (x === undefined) this.cache.delete(to);
-      else this.cache.set(to, x);
+    } else if (x !== undefined && y !== undefined) {
+      // ipset_cache_swap(): only when both names are cached; otherwise the cache stays
+      // as it was, a stale entry included (ipset 7.17).
+      this.cache.set(from, y);
+      this.cache.set(to, x);
     }
     return null;
   }

@@ -373,6 +373,8 @@ export class HashContent {
         return this.entries.get(cidr === 128 ? t : `${t}/${cidr}`);
       };
       const isMatch = (v: EntryValue): boolean => (typeof v === 'number' ? (v & 1) === 0 : !v.nomatch);
+      // An explicit /0 matches nothing (ipset 7.17: `test n 10.0.0.1/0` is "NOT in set", no error).
+      if (e.cidr === 0) return false;
       if (e.cidr > 0 && e.cidr < max) {
         const v = lookup(e.cidr);
         return v !== undefined && isMatch(v);

@@ -7,8 +7,26 @@
 const CHUNK_BYTES = 1023;
 
 /**
+ * Raw bytes: a character that an fgets chunk end cuts is split into its UTF-8 bytes,
+ * each written as the lone surrogate U+DC00 + byte (U+DC80-U+DCFF, one byte wide), so
+ * each chunk keeps its part as ipset does; {@link printable} turns them into what a
+ * UTF-8 reader of ipset's output sees.
+ */
+const RAW_BYTE = 0xdc00;
+
+function isRawByte(c: number): boolean {
+  return c >= 0xdc80 && c <= 0xdcff;
+}
+
+/** UTF-8 width of the code unit `c` (4 for a high surrogate: the pair). */
+function width(c: number): number {
+  return c < 0x80 ? 1 : c < 0x800 ? 2 : c >= 0xd800 && c <= 0xdbff ? 4 : isRawByte(c) ? 1 : 3;
+}
+
+/**
  * End (exclusive) of the fgets chunk starting at `pos`: through the next `\n`, or 1023
- * bytes, or the end of the text.
+ * bytes, or the end of the text. When the 1023rd byte is inside a character, returns
+ * `-1 - i` for the index `i` of that character ({@link cutCharacter} splits it).
  */
 export function chunkEnd(text: string, pos: number): number {
   let nl = text.indexOf('\n', pos);
@@ -16,13 +34,65 @@ export function chunkEnd(text: string, pos: number): number {
   if (nl - pos <= CHUNK_BYTES / 3) return nl;
   let bytes = 0;
   for (let i = pos; i < nl; i++) {
-    const c = text.charCodeAt(i);
-    const w = c < 0x80 ? 1 : c < 0x800 ? 2 : c >= 0xd800 && c <= 0xdbff ? 4 : 3;
-    if (bytes + w > CHUNK_BYTES) return i;
+    const w = width(text.charCodeAt(i));
+    if (bytes + w > CHUNK_BYTES) return bytes === CHUNK_BYTES ? i : -1 - i;
     bytes += w;
     if (w === 4) i++;
   }
   return nl;
+}
+
+/** `text` with the character at `i` written as its UTF-8 bytes (raw bytes, see {@link RAW_BYTE}). */
+export function cutCharacter(text: string, i: number): string {
+  const cp = text.codePointAt(i)!;
+  const units = cp > 0xffff ? 2 : 1;
+  const bytes =
+    cp < 0x800
+      ? [0xc0 | (cp >> 6), 0x80 | (cp & 63)]
+      : cp < 0x10000
+        ? [0xe0 | (cp >> 12), 0x80 | ((cp >> 6) & 63), 0x80 | (cp & 63)]
+        : [0xf0 | (cp >> 18), 0x80 | ((cp >> 12) & 63), 0x80 | ((cp >> 6) & 63), 0x80 | (cp & 63)];
+  return text.slice(0, i) + String.fromCharCode(...bytes.map((b) => RAW_BYTE + b)) + text.slice(i + units);
+}
+
+/** UTF-8 length of `s` (raw bytes count one). */
+export function utf8Length(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const w = width(s.charCodeAt(i));
+    n += w;
+    if (w === 4) i++;
+  }
+  return n;
+}
+
+const RAW_BYTES = /[\u{dc80}-\u{dcff}]/u;
+
+/**
+ * Output as a UTF-8 reader of ipset's bytes sees it: the raw bytes of a cut character
+ * become U+FFFD, one for the leading part of a character and one for each lone
+ * continuation byte (as the WHATWG decoder, and Node's, replace them).
+ */
+export function printable(s: string): string {
+  if (!RAW_BYTES.test(s)) return s;
+  let out = '';
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (!isRawByte(c)) {
+      out += s[i];
+      continue;
+    }
+    out += '\ufffd';
+    const byte = c - RAW_BYTE;
+    if (byte < 0xc0) continue;
+    // A leading byte: the continuation bytes that follow belong to its (cut) character.
+    let more = byte >= 0xf0 ? 3 : byte >= 0xe0 ? 2 : 1;
+    while (more > 0 && i + 1 < s.length && isRawByte(s.charCodeAt(i + 1)) && s.charCodeAt(i + 1) - RAW_BYTE < 0xc0) {
+      i++;
+      more--;
+    }
+  }
+  return out;
 }
 
 /** C isspace(). */
@@ -86,6 +156,13 @@ export function tokenize(text: string, start: number, end: number, words: string
     if (arg.length === 0) continue;
     words[count++] = arg;
     arg = '';
+  }
+  // A chunk whose last byte is a quote (the last line without a newline, or a line cut
+  // at 1023 bytes): an opening one is never closed; after a closing one the word is
+  // done (ipset 7.17). A quote left open by a newline drops its word silently.
+  if (end > start && text.charCodeAt(end - 1) === 34) {
+    if (quoted) return MISSING_QUOTE;
+    if (arg.length > 0) words[count++] = arg;
   }
   return count;
 }

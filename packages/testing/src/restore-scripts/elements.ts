@@ -52,6 +52,8 @@ export function element(type: SetType, clean: boolean): fc.Arbitrary<string> {
         ),
         fc.oneof(
           fc.constantFrom('::/0', '2001:db8::/129', '2001:db8::/abc', '2001:db8::1-2001:db8::5', '2001:db8::/64,80', '10.0.0.0/8', '[]/64'),
+          // Ranges with a CIDR: refused as ranges, unless the `-` ends the text.
+          fc.constantFrom('2001:db8::/127-2001:db8::5', '2001:db8::-2001:db8::/64', '2001:db8::/-64', '2001:db8::/64-', '2001:db8::/abc-1', 'x-y/3'),
           badIp6,
         ),
         2,
@@ -116,8 +118,10 @@ export function element(type: SetType, clean: boolean): fc.Arbitrary<string> {
           { weight: 1, arbitrary: smallIp.map((ip) => `${ip} comment "hello world"`) },
           { weight: 1, arbitrary: smallIp.map((ip) => `${ip} packets 5 bytes 300`) },
           { weight: 1, arbitrary: smallIp.map((ip) => `${ip} timeout 0 comment x`) },
+          // Quotes inside and around words: the quotes go, the word stays one.
+          { weight: 1, arbitrary: fc.tuple(smallIp, fc.constantFrom('x"y z"', '"a""b"', '"a"x"b"', 'a" "')).map(([ip, c]) => `${ip} comment ${c}`) },
         ),
-        fc.constantFrom(`10.0.0.1 comment ${'x'.repeat(256)}`, `10.0.0.2 comment ${'y'.repeat(255)}`, '10.0.0.1 comment "oops', '10.0.0.1 comment', '10.0.0.1 skbmark 0x1', '10.0.0.1 skbmark 1', '10.0.0.1 timeout abc'),
+        fc.constantFrom('10.0.0.1 comment "a" "b"', '10.0.0.1 comment abc"', '10.0.0.1 comment ""', `10.0.0.1 comment ${'x'.repeat(256)}`, `10.0.0.2 comment ${'y'.repeat(255)}`, '10.0.0.1 comment "oops', '10.0.0.1 comment', '10.0.0.1 skbmark 0x1', '10.0.0.1 skbmark 1', '10.0.0.1 timeout abc'),
       );
     case 'hash:ip-skb':
       // skbmark is sscanf("0x%lx/0x%lx"): decimal and `0X` fail in userspace, trailing text

@@ -2,8 +2,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { planReconcile, renderRestore } from '@ipsets/core';
-import { planCommand } from '../../../src/commands/plan.js';
+import { parseSave, planReconcile, renderRestore } from '@ipsets/core';
+import { planCommand, saveSnapshotProblems } from '../../../src/commands/plan.js';
 import { planToJson } from '../../../src/output/plan-json.js';
 import { CHUNK_CHARS } from '../../../src/output/write-chunks.js';
 import { bigDesired, bigDesiredText } from '../../helpers/big-plans.js';
@@ -40,5 +40,39 @@ describe('ipsets plan writes a large plan in pieces', () => {
     expect(io.out).toBe(renderRestore(plan));
     expect(io.err).toBe('ipsets: plan against an empty kernel: create 3, add 30,000\n');
     expect(Math.max(...io.writes)).toBeLessThan(2 * CHUNK_CHARS);
+  });
+});
+
+// The save checker of `plan --save` once read every owned member as IPv4: a save of a
+// dual-stack node (ipset's own, or `ipsets save`'s) was refused for its `family inet6`
+// sets' members. It checks each member against its set's family now.
+describe('the save checker of plan --save knows each set\'s family', () => {
+  const save = (sets: string[]) => parseSave(sets.join('\n') + '\n');
+  it('takes canonical members of family inet6 sets of every owned type', () => {
+    const snapshot = save([
+      'create ipsets-a hash:net family inet6 hashsize 1024 maxelem 65536 bucketsize 12 initval 0x1',
+      'add ipsets-a fd00::/8',
+      'add ipsets-a fd00:10:96::/48 nomatch',
+      'add ipsets-a fd00:10:244:1::a',
+      'create ipsets-p hash:ip,port family inet6 hashsize 1024 maxelem 65536 bucketsize 12 initval 0x2',
+      'add ipsets-p fd00:10:244:1::a,tcp:8080',
+      'create ipsets-b hash:net family inet hashsize 1024 maxelem 65536 bucketsize 12 initval 0x3',
+      'add ipsets-b 10.0.0.0/8',
+    ]);
+    expect(saveSnapshotProblems(snapshot, 'ipsets-')).toEqual({ problems: [], total: 0, more: false });
+  });
+  it('refuses a member of the other family, and a non-canonical inet6 spelling', () => {
+    const snapshot = save([
+      'create ipsets-a hash:net family inet6 hashsize 1024 maxelem 65536',
+      'add ipsets-a 10.0.0.1',
+      'add ipsets-a FD00::1',
+      'create ipsets-b hash:net family inet hashsize 1024 maxelem 65536',
+      'add ipsets-b fd00::1',
+    ]);
+    const { problems, total } = saveSnapshotProblems(snapshot, 'ipsets-');
+    expect(total).toBe(3);
+    expect(problems[0]).toMatch(/member "10\.0\.0\.1" is not a valid hash:net member/);
+    expect(problems[1]).toMatch(/member "FD00::1" is not in the form ipset prints \(that is "fd00::1"\)/);
+    expect(problems[2]).toMatch(/member "fd00::1" is not a valid hash:net member/);
   });
 });

@@ -13,6 +13,7 @@ import type { SetMetadata } from '../../../src/types.js';
 import { CIDR, K, KEY_NS, NAMED_PORT, NESTED, NS, applyAll, manager, text } from '../../helpers/manager-fixtures.js';
 
 const v6 = (meta: SetMetadata): SetMetadata => ({ ...meta, family: 'inet6' });
+const KEY_NS_MEMBER: SetMetadata = { name: 'app:both', type: 'keyValueLabelOfPod' };
 
 describe('IPSetManager dual stack', () => {
   it('routes a pod\'s IPv4 and IPv6 addresses of the same logical sets to one kernel set per family', () => {
@@ -90,6 +91,28 @@ describe('IPSetManager dual stack', () => {
     m.addToLists([NESTED], [{ ...NS, family: 'inet' }]);
     m.addToLists([KEY_NS], [{ ...CIDR, family: 'inet' }]);
     expect(m.getIPSet(prefixedName(KEY_NS))!.members).toEqual([prefixedName(CIDR)]);
+  });
+
+  // Defect pinned: a list's family-less reference to a set declared `family: inet6`
+  // made an empty `family inet` sibling just to put it into the list.
+  it('a list holds a set declared with one family alone: no sibling of the other family, in the kernel or in the list', () => {
+    const m = manager();
+    m.createIPSets([v6(NS)]);
+    m.addToSets([v6(NS)], 'fd00::1', 'p');
+    m.addToSets([{ ...CIDR, family: 'inet' }], '10.0.0.0/8', 'n');
+    m.addToLists([NESTED], [NS, CIDR]);
+    expect(m.hasIPSet(prefixedName(NS))).toBe(false);
+    expect(m.getIPSet(prefixedName(NESTED))!.members).toEqual([prefixedName(v6(NS)), prefixedName(CIDR)]);
+    expect(m.desiredState().sets.map((s) => s.label).sort()).toEqual([prefixedName(CIDR), prefixedName(NESTED), prefixedName(v6(NS))].sort());
+    // The list follows neither set into the other family, and takes the set out again by the same name.
+    expect(() => m.addToSets([{ ...CIDR, family: 'inet' }], 'fd00::/8', 'n')).toThrow();
+    m.removeFromList(NESTED, [NS]);
+    expect(m.getIPSet(prefixedName(NESTED))!.members).toEqual([prefixedName(CIDR)]);
+    // A logical set (no family named) still brings both families.
+    m.addToSets([KEY_NS_MEMBER], '10.0.0.1', 'p');
+    m.addToSets([KEY_NS_MEMBER], 'fd00::2', 'p');
+    m.addToLists([NESTED], [KEY_NS_MEMBER]);
+    expect(m.getIPSet(prefixedName(NESTED))!.members).toEqual([prefixedName(CIDR), prefixedName(KEY_NS_MEMBER), prefixedName(v6(KEY_NS_MEMBER))]);
   });
 
   it('lists and the shared empty set have no inet6 sibling', () => {

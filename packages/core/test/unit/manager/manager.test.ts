@@ -3,6 +3,7 @@ import { IpsetsError, isIpsetsError } from '../../../src/errors.js';
 import { IPSetManager } from '../../../src/manager/manager.js';
 import { kernelName } from '../../../src/model/naming.js';
 import { planApply } from '../../../src/plan/plan-apply.js';
+import { renderRestore } from '../../../src/session/render.js';
 import type { SetMetadata } from '../../../src/types.js';
 import { CIDR, K, KEY_NS, KEY_POD, KV_NS, KV_POD, NAMED_PORT, NESTED, NS, applyAll, lines, manager, report, text } from '../../helpers/manager-fixtures.js';
 
@@ -102,17 +103,41 @@ describe('IPSetManager: creating sets', () => {
     expect(text(m)).toBe(lines('-N azure-npm-2900316864 --exist nethash'));
   });
 
-  it('keeps the kernel name of a set deleted before it reached the kernel claimed until the next commit: a plan made before the delete may still create it', () => {
+  // Defect pinned: under fnv32, deleting a set that was never applied kept its kernel
+  // name claimed until the next commit, so a colliding set could not be created in
+  // between (the reference frees the name at once).
+  it('frees the kernel name of a set deleted before it reached the kernel at once: a colliding set can be created right after', () => {
     const m = manager({ scheme: 'fnv32' });
     m.createIPSets([{ name: 'x:YMaaIZ', type: 'keyValueLabelOfPod' }]);
-    const plan = planApply(m); // in flight: it creates azure-npm-2900316864
-    expect(m.deleteIPSet('podlabel-x:YMaaIZ')).toBe(true);
-    failure(() => m.createIPSets([{ name: 'msobb-target', type: 'namespace' }]), 'KERNEL_NAME_COLLISION');
-    m.commit(report(plan));
-    // The plan did create it: now it is a set to destroy, and its name stays claimed until that lands.
-    expect(applyAll(m)).toBe(lines('-X azure-npm-2900316864'));
+    m.addToSets([{ name: 'x:YMaaIZ', type: 'keyValueLabelOfPod' }], '10.0.0.1', 'p');
+    expect(m.deleteIPSet('podlabel-x:YMaaIZ', 'force')).toBe(true);
     m.createIPSets([{ name: 'msobb-target', type: 'namespace' }]);
-    expect(text(m)).toBe(lines('-N azure-npm-2900316864 --exist nethash'));
+    expect(m.getIPSet('ns-msobb-target')?.kernelName).toBe('azure-npm-2900316864');
+    // No plan ever held the deleted set: the new one is an ordinary create.
+    expect(applyAll(m)).toBe(lines('-N azure-npm-2900316864 --exist nethash'));
+    expect(applyAll(m)).toBe('');
+  });
+
+  it('a colliding set that takes the name of a deleted set a plan in flight may still create is rebuilt, never merged with it or destroyed', () => {
+    const m = manager({ scheme: 'fnv32' });
+    m.createIPSets([{ name: 'x:YMaaIZ', type: 'keyValueLabelOfPod' }]);
+    m.addToSets([{ name: 'x:YMaaIZ', type: 'keyValueLabelOfPod' }], '10.0.0.1', 'p');
+    const inFlight = planApply(m); // creates azure-npm-2900316864 holding 10.0.0.1
+    expect(m.deleteIPSet('podlabel-x:YMaaIZ', 'force')).toBe(true);
+    m.createIPSets([{ name: 'msobb-target', type: 'namespace' }]);
+    m.addToSets([{ name: 'msobb-target', type: 'namespace' }], '10.0.0.2', 'p');
+    // Planned before the in-flight plan lands: its contents are rebuilt (10.0.0.1 may be there).
+    const rebuilt = renderRestore(planApply(m));
+    expect(rebuilt).toMatch(/^-W \S+ azure-npm-2900316864$/m);
+    expect(rebuilt).toMatch(/-A \S+ 10\.0\.0\.2\n/);
+    expect(rebuilt).not.toMatch(/-[FX] azure-npm-2900316864\n/);
+    // The in-flight plan lands after all: the set is still rebuilt, and nothing destroys the name the new set holds.
+    m.commit(report(inFlight));
+    const next = applyAll(m);
+    expect(next).toMatch(/^-W \S+ azure-npm-2900316864$/m);
+    expect(next).not.toMatch(/-[FX] azure-npm-2900316864\n/);
+    expect(applyAll(m)).toBe('');
+    expect(m.getIPSet('ns-msobb-target')?.members).toEqual(['10.0.0.2']);
   });
 
   it('refuses an owner prefix that makes kernel names longer than 31 characters', () => {
