@@ -69,7 +69,7 @@ export function createProgram(io: CliIo, result: { code: number }): Command {
     program
       .command('plan')
       .description('print the restore text that would make a kernel equal to FILE (touches no kernel)')
-      .argument('<file>', 'desired-state file (JSON or YAML; - reads stdin)')
+      .argument('<file>', 'desired-state file (JSON or YAML; - reads stdin), or a folder of parts')
       .option('--save <save-file>', 'plan against this captured `ipset save` output (- for stdin) instead of an empty kernel')
       .option('--json', 'print the plan as JSON: lines with sections and error handlers, notes')
       .addHelpText('after', FILE_HELP),
@@ -81,7 +81,7 @@ export function createProgram(io: CliIo, result: { code: number }): Command {
       program
         .command('diff')
         .description('show, per set, the members to add and remove to make the kernel equal to FILE')
-        .argument('<file>', 'desired-state file (JSON or YAML; - reads stdin)')
+        .argument('<file>', 'desired-state file (JSON or YAML; - reads stdin), or a folder of parts')
         .option('--limit <n>', 'members shown per set and direction', positiveInt('--limit'))
         .option('--exit-code', `exit 1 when there are differences, 0 when none, ${EXIT.diffKernelUnreadable} when the kernel could not be read (2 bad input)`)
         .option('--json', 'print the differences as JSON'),
@@ -109,7 +109,7 @@ export function createProgram(io: CliIo, result: { code: number }): Command {
       program
         .command('apply')
         .description('make the kernel\'s owned sets equal to FILE and print the report (exit 0 converged, 1 not, 2 bad input, 3 in use, 4 locked)')
-        .argument('<file>', 'desired-state file (JSON or YAML; - reads stdin)')
+        .argument('<file>', 'desired-state file (JSON or YAML; - reads stdin), or a folder of parts')
         .option('--json', 'print the report as JSON')
         .option('--allow-empty', 'allow a FILE with no sets to destroy the owned sets the kernel holds (refused otherwise, exit 2)')
         .addHelpText('after', FILE_HELP),
@@ -136,7 +136,7 @@ export function createProgram(io: CliIo, result: { code: number }): Command {
       program
         .command('agent')
         .description('keep the kernel equal to FILE: apply on start, on every change of FILE, and on an interval')
-        .argument('<file>', 'desired-state file (JSON or YAML)')
+        .argument('<file>', 'desired-state file (JSON or YAML), or a folder of parts')
         .addOption(new Option('--interval <duration>', 'reconcile (and re-read FILE) this often even without changes').argParser(parseDuration).default(DEFAULT_INTERVAL_MS, '60s'))
         .addOption(
           new Option('--debounce <duration>', 'wait this long after a change of FILE before applying').argParser(parseDuration).default(DEFAULT_DEBOUNCE_MS, '200ms'),

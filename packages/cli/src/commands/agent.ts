@@ -8,7 +8,7 @@
  * the apply in flight, or after aborting it once `--grace` ran out; a second signal
  * forces the exit. At `--max-failures` failing applies in a row it exits 5.
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
@@ -96,6 +96,11 @@ async function ipsetVersionLabel(options: KernelOptions): Promise<string> {
   return found.version ?? 'unknown';
 }
 
+/** True when `path` is a folder (of desired-state parts); false for anything else, missing included. */
+async function isFolder(path: string): Promise<boolean> {
+  return (await stat(path).catch(() => undefined))?.isDirectory() === true;
+}
+
 /** The exit code of one apply: 0 converged, 3 converged except in-use leftovers, 1 not converged. */
 function exitOfReport(report: ApplyReport): number {
   if (!report.converged) return EXIT.failed;
@@ -144,36 +149,46 @@ export async function agentCommand(file: string, options: AgentCommandOptions, i
     addProcessMetrics(registry, { version: cliVersion(), ipsetVersion: await ipsetVersionLabel(options) });
     let scheduler: ApplyScheduler | undefined;
     let probes: AgentProbes | undefined;
-    const source = await DesiredSource.open(
-      {
-        path,
-        debounceMs: options.debounceMs,
-        load: (text) => desiredStateOf(parseDesiredText(text, { source: path, ...(options.owner === undefined ? {} : { owner: options.owner, ownerSource: '--owner' }) })),
-        onChange: () => scheduler?.trigger('file changed'),
-        onProblem: (kind, message, error) => {
-          metrics.fileError();
-          metrics.fileValid(false);
-          probes?.setFileProblem(message);
-          log.warn(
-            { file: path, problem: kind, err: error },
-            `${kind === 'missing' ? 'the desired file is missing' : 'the desired file is invalid'}; keeping the last good state`,
-          );
-        },
-        onRecovered: () => {
-          metrics.fileValid(true);
-          probes?.setFileProblem(undefined);
-          log.info({ file: path }, 'the desired file is valid again');
-        },
-        ...(options.watch === false ? { watch: false } : {}),
+    const ownerOption = options.owner === undefined ? {} : { owner: options.owner, ownerSource: '--owner' };
+    // A folder is a desired state made of parts (a projected volume of several ConfigMaps).
+    const folder = await isFolder(path);
+    const sourceOptions = {
+      path,
+      debounceMs: options.debounceMs,
+      onChange: () => scheduler?.trigger('file changed'),
+      onProblem: (kind: 'missing' | 'invalid', message: string, error: unknown) => {
+        metrics.fileError();
+        metrics.fileValid(false);
+        probes?.setFileProblem(message);
+        const what = folder
+          ? kind === 'missing'
+            ? 'the desired folder has no usable part'
+            : 'a desired-state part is invalid or conflicts with another part'
+          : kind === 'missing'
+            ? 'the desired file is missing'
+            : 'the desired file is invalid';
+        log.warn({ file: path, problem: kind, err: error }, `${what}; keeping the last good state`);
       },
-      async () => {
-        try {
-          return await readFile(path, 'utf8');
-        } catch (error) {
-          throw new IpsetsError('INVALID_INPUT', `cannot read desired-state file ${quote(path)}: ${(error as Error).message}`, { cause: error });
-        }
+      onRecovered: () => {
+        metrics.fileValid(true);
+        probes?.setFileProblem(undefined);
+        log.info({ file: path }, 'the desired file is valid again');
       },
-    );
+      ...(options.watch === false ? { watch: false } : {}),
+    };
+    const source = folder
+      ? await DesiredSource.openFolder(sourceOptions, {
+          parts: ownerOption,
+          toState: desiredStateOf,
+          onPartRead: (part) => log.info({ part }, 'desired part changed; re-read it'),
+        })
+      : await DesiredSource.open({ ...sourceOptions, load: (text) => desiredStateOf(parseDesiredText(text, { source: path, ...ownerOption })) }, async () => {
+          try {
+            return await readFile(path, 'utf8');
+          } catch (error) {
+            throw new IpsetsError('INVALID_INPUT', `cannot read desired-state file ${quote(path)}: ${(error as Error).message}`, { cause: error });
+          }
+        });
     await openKernel(options, io.cwd);
 
     const holder = { desiredState: (): DesiredState => source.desired };
@@ -343,7 +358,8 @@ export async function agentCommand(file: string, options: AgentCommandOptions, i
       log.info({ address: `${host}:${bound.port}`, url: `http://${host}:${bound.port}/metrics` }, 'serving /metrics, /livez and /readyz');
     }
     await source.start();
-    log.info({ file: path, lockFile, intervalMs: options.intervalMs, debounceMs: options.debounceMs }, 'agent started');
+    const parts = source.partFiles;
+    log.info({ file: path, ...(parts === undefined ? {} : { parts: parts.length }), lockFile, intervalMs: options.intervalMs, debounceMs: options.debounceMs }, 'agent started');
     scheduler.trigger('start');
     scheduler.start();
 

@@ -26,7 +26,12 @@ family (inet, inet6); maxelem and hashsize set the kernel set's capacity.
 
 Types: namespace, keyLabelOfNamespace, keyValueLabelOfNamespace, keyLabelOfPod,
 keyValueLabelOfPod, namedPorts, nestedLabelOfPod, cidrBlocks, emptyHashSet.
-A file with any bad value is refused as a whole (exit 2); nothing is applied.`;
+A file with any bad value is refused as a whole (exit 2); nothing is applied.
+
+FILE may be a folder: its *.yaml, *.yml and *.json files (and the .gz of each,
+gunzipped up to 64 MiB of text) are parts of one desired state, read in name order
+(names starting with "." are skipped). Every part has the same owner and scheme, each
+set is declared in one part, a list may name sets of other parts.`;
 
 /** Which kernel a command uses, and which sets it owns. */
 export const KERNEL_HELP = `
@@ -60,4 +65,7 @@ export const AGENT_HELP = `
 Probes: /livez answers 200 while the loop runs and no apply is stuck; /readyz answers 200
 once the first apply finished, the last one converged (or only in-use sets remain) and
 FILE is valid, else 503 with the reason. /healthz is an alias of /readyz.
-FILE may be a Kubernetes ConfigMap volume: its ..data symlink swaps are followed.`;
+FILE may be a Kubernetes ConfigMap volume: its ..data symlink swaps are followed.
+FILE may be a folder of parts (a projected volume of several ConfigMaps): a change
+re-reads only the parts whose bytes changed; a bad part, or one that conflicts with
+another, keeps its last good content and /readyz names the file.`;
