@@ -3,6 +3,7 @@
  * Kubernetes API schemas (kubernetes-models), and the DaemonSet keeps the safety
  * properties the operator's guide promises.
  */
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -274,8 +275,8 @@ describe('the DaemonSet runs `ipsets agent` with flags the CLI has', () => {
 });
 
 
-describe('deploy/kubernetes/parts: the desired state split across ConfigMaps in one projected volume', () => {
-  const PARTS = `${DIR}parts/`;
+describe('deploy/kubernetes-parts: the desired state split across ConfigMaps in one projected volume', () => {
+  const PARTS = `${ROOT}deploy/kubernetes-parts/`;
   type Op = { op: 'test' | 'replace'; path: string; value: unknown };
   type PartsConfigMap = { metadata: { name: string }; data?: Record<string, string>; binaryData?: Record<string, string> };
 
@@ -304,13 +305,23 @@ describe('deploy/kubernetes/parts: the desired state split across ConfigMaps in 
 
   it('the kustomization builds on the base, adds the ConfigMaps, patches the DaemonSet and drops the base ConfigMap', () => {
     const k = docs('kustomization.yaml')[0] as { resources: string[]; patches: { path?: string; patch?: string; target?: { kind: string; name: string } }[] };
-    expect(k.resources).toEqual(['../', 'configmaps.yaml']);
+    expect(k.resources).toEqual(['../kubernetes', 'configmaps.yaml']);
     expect(k.patches.find((p) => p.path === 'daemonset-patch.yaml')?.target).toEqual({ kind: 'DaemonSet', name: 'ipsets-agent' });
     const drop = k.patches.find((p) => p.patch !== undefined)!.patch!;
     const base = manifests().find((m) => m.object.kind === 'ConfigMap')!.object.metadata!.name;
     expect(parseAllDocuments(drop)[0]!.toJSON()).toEqual({ $patch: 'delete', apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: base } });
     for (const cm of configMaps()) expect(() => MODELS['v1/ConfigMap']!.validate(cm), cm.metadata.name).not.toThrow();
     expect(() => MODELS['apps/v1/DaemonSet']!.validate(patchedDaemonSet())).not.toThrow();
+  });
+
+  it.skipIf(spawnSync('kubectl', ['version', '--client'], { stdio: 'ignore' }).status !== 0)('kubectl kustomize builds the overlay into the base objects, the ConfigMaps and the patched DaemonSet (the JSON patch checked above)', () => {
+    const built = spawnSync('kubectl', ['kustomize', PARTS], { encoding: 'utf8' });
+    expect(built.status, built.stderr).toBe(0);
+    const objects = parseAllDocuments(built.stdout).map((d) => d.toJSON() as { kind: string; metadata: { name: string } });
+    expect(objects.map((o) => `${o.kind}/${o.metadata.name}`).sort()).toEqual(
+      ['ServiceAccount/ipsets-agent', 'DaemonSet/ipsets-agent', ...configMaps().map((cm) => `ConfigMap/${cm.metadata.name}`)].sort(),
+    );
+    expect(objects.find((o) => o.kind === 'DaemonSet')).toEqual(patchedDaemonSet());
   });
 
   it('the patched DaemonSet reads the mounted folder, which projects exactly the overlay\'s ConfigMaps (unique keys, each under 1 MiB)', () => {
