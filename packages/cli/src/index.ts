@@ -28,6 +28,8 @@ export {
 export type { DesiredFile, DesiredFileSet, FileProblem, LoadDesiredOptions, ParseDesiredOptions } from './desired-file.js';
 export { checkEmptyDesired, guardEmptyDesired, setsDestroyedBy } from './empty-desired.js';
 export { MAX_INPUT_BYTES, decodeUtf8, readInputFile, readInputStream } from './bounded-read.js';
+export { DesiredParts, MAX_DECOMPRESSED_PART_BYTES, combineParts, loadDesiredParts } from './desired/parts.js';
+export type { DesiredPartsOptions, PartProblem, PartsCheck } from './desired/parts.js';
 export type { ReadInputOptions } from './bounded-read.js';
 
 // --- kernels ---
@@ -70,7 +72,7 @@ export type { AgentProbesOptions, ProbeResult } from './agent/health.js';
 export { closeServer, serveAgentHttp } from './agent/http-server.js';
 export type { HealthProbes } from './agent/http-server.js';
 export { DesiredSource } from './agent/desired-source.js';
-export type { DesiredSourceOptions } from './agent/desired-source.js';
+export type { DesiredFolderOptions, DesiredSourceOptions } from './agent/desired-source.js';
 export { ApplyScheduler } from './agent/scheduler.js';
 export type { ApplySchedulerOptions, SchedulerClock } from './agent/scheduler.js';
 export { lockPathFor, withWriterLock } from './kernel-lock.js';
