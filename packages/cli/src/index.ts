@@ -27,10 +27,10 @@ export {
 } from './desired-file.js';
 export type { DesiredFile, DesiredFileSet, FileProblem, LoadDesiredOptions, ParseDesiredOptions } from './desired-file.js';
 export { checkEmptyDesired, guardEmptyDesired, setsDestroyedBy } from './empty-desired.js';
-export { MAX_INPUT_BYTES, decodeUtf8, readInputFile, readInputStream } from './bounded-read.js';
-export { DesiredParts, MAX_DECOMPRESSED_PART_BYTES, combineParts, loadDesiredParts } from './desired/parts.js';
+export { MAX_INPUT_BYTES, decodeUtf8, inputProblemOf, readInputFile, readInputStream, readInputText, readInputTextOrThrow } from './bounded-read.js';
+export type { InputProblem, InputProblemReason, InputText, ReadInputOptions, ReadInputTextOptions } from './bounded-read.js';
+export { DesiredParts, MAX_DECOMPRESSED_PART_BYTES, loadDesiredParts } from './desired/parts.js';
 export type { DesiredPartsOptions, PartProblem, PartsCheck } from './desired/parts.js';
-export type { ReadInputOptions } from './bounded-read.js';
 
 // --- kernels ---
 export {

@@ -11,9 +11,9 @@ import { Argument, Command, CommanderError, Option } from 'commander';
 import { isIpsetsError } from '@ipsets/core';
 import { EXIT, reportError } from './cli-io.js';
 import type { CliIo } from './cli-io.js';
-import { DEFAULT_DEBOUNCE_MS, DEFAULT_INTERVAL_MS, DEFAULT_MAX_FAILURES, DEFAULT_METRICS_BIND_ADDRESS } from './defaults.js';
+import { DEFAULT_MAX_FAILURES, DEFAULT_METRICS_BIND_ADDRESS } from './defaults.js';
 import { AGENT_HELP, EXIT_HELP, FILE_HELP } from './program/help.js';
-import { kernelOf, kernelOptions, ownerOption, parseDuration, positiveInt } from './program/options.js';
+import { durationOption, kernelOf, kernelOptions, ownerOption, positiveInt } from './program/options.js';
 import { COMPLETION_SHELLS, completionScript } from './program/completion.js';
 import type { CompletionShell } from './program/completion.js';
 import { manPage } from './program/man-page.js';
@@ -137,10 +137,8 @@ export function createProgram(io: CliIo, result: { code: number }): Command {
         .command('agent')
         .description('keep the kernel equal to FILE: apply on start, on every change of FILE, and on an interval')
         .argument('<file>', 'desired-state file (JSON or YAML), or a folder of parts')
-        .addOption(new Option('--interval <duration>', 'reconcile (and re-read FILE) this often even without changes').argParser(parseDuration).default(DEFAULT_INTERVAL_MS, '60s'))
-        .addOption(
-          new Option('--debounce <duration>', 'wait this long after a change of FILE before applying').argParser(parseDuration).default(DEFAULT_DEBOUNCE_MS, '200ms'),
-        )
+        .addOption(durationOption('--interval', 'reconcile (and re-read FILE) this often even without changes', '60s'))
+        .addOption(durationOption('--debounce', 'wait this long after a change of FILE before applying', '200ms'))
         .option('--metrics-bind-address <host:port>', `serve /metrics, /livez and /readyz here (default ${DEFAULT_METRICS_BIND_ADDRESS}; any address when given, e.g. 0.0.0.0:9464)`)
         .addOption(new Option('--metrics <host:port>', 'deprecated alias of --metrics-bind-address').hideHelp())
         .option('--no-metrics', 'serve no metrics and no probes')

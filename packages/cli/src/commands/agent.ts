@@ -8,12 +8,12 @@
  * the apply in flight, or after aborting it once `--grace` ran out; a second signal
  * forces the exit. At `--max-failures` failing applies in a row it exits 5.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { Registry } from 'prom-client';
-import { IpsetsError, isIpsetsError, quote, reconcileIPSets } from '@ipsets/core';
+import { IpsetsError, isIpsetsError, reconcileIPSets } from '@ipsets/core';
 import type { ApplyReport, DesiredState, IpsetPort } from '@ipsets/core';
 import { createIpsetAgent, readIpsetVersion } from '@ipsets/exec-linux';
 import { EXIT } from '../cli-io.js';
@@ -36,6 +36,7 @@ import { lockPathFor } from '../kernel-lock.js';
 import { listenForStop } from '../signals.js';
 import { wrapPort } from '../port-wrap.js';
 import { DesiredSource } from '../agent/desired-source.js';
+import type { DesiredProblemKind } from '../agent/desired-source.js';
 import { guardEmptyDesired } from '../empty-desired.js';
 import { checkKernelAfterEarlyEnd, endedEarlyBy, formatKernelCheck } from '../kernel/after-abort.js';
 import { labelsOf } from '../output/labels.js';
@@ -156,7 +157,7 @@ export async function agentCommand(file: string, options: AgentCommandOptions, i
       path,
       debounceMs: options.debounceMs,
       onChange: () => scheduler?.trigger('file changed'),
-      onProblem: (kind: 'missing' | 'invalid', message: string, error: unknown) => {
+      onProblem: (kind: DesiredProblemKind, message: string, error: unknown) => {
         metrics.fileError();
         metrics.fileValid(false);
         probes?.setFileProblem(message);
@@ -166,7 +167,9 @@ export async function agentCommand(file: string, options: AgentCommandOptions, i
             : 'a desired-state part is invalid or conflicts with another part'
           : kind === 'missing'
             ? 'the desired file is missing'
-            : 'the desired file is invalid';
+            : kind === 'invalid'
+              ? 'the desired file is invalid'
+              : 'the desired file cannot be read';
         log.warn({ file: path, problem: kind, err: error }, `${what}; keeping the last good state`);
       },
       onRecovered: () => {
@@ -182,13 +185,7 @@ export async function agentCommand(file: string, options: AgentCommandOptions, i
           toState: desiredStateOf,
           onPartRead: (part) => log.info({ part }, 'desired part changed; re-read it'),
         })
-      : await DesiredSource.open({ ...sourceOptions, load: (text) => desiredStateOf(parseDesiredText(text, { source: path, ...ownerOption })) }, async () => {
-          try {
-            return await readFile(path, 'utf8');
-          } catch (error) {
-            throw new IpsetsError('INVALID_INPUT', `cannot read desired-state file ${quote(path)}: ${(error as Error).message}`, { cause: error });
-          }
-        });
+      : await DesiredSource.open({ ...sourceOptions, load: (text) => desiredStateOf(parseDesiredText(text, { source: path, ...ownerOption })) });
     await openKernel(options, io.cwd);
 
     const holder = { desiredState: (): DesiredState => source.desired };

@@ -199,7 +199,7 @@ function at(file: string, index: number): string {
  * The parts together as one desired file, or the problems that keep them apart (each
  * naming its part and, for a conflict, the other part).
  */
-export function combineParts(parts: readonly GoodPart[]): { ok: true; file: DesiredFile } | { ok: false; problems: PartProblem[] } {
+function combineParts(parts: readonly GoodPart[]): { ok: true; file: DesiredFile } | { ok: false; problems: PartProblem[] } {
   const problems: PartProblem[] = [];
   const first = parts[0];
   // Only a check can get here (a part removed while every other one is refused): the last part in force stays.
