@@ -175,10 +175,12 @@ async function parsePart(entry: PartEntry, bytes: Buffer, options: DesiredPartsO
   const gz = entry.file.toLowerCase().endsWith('.gz');
   const raw = gz ? await gunzipBounded(bytes, entry.file, options.decompressedLimit ?? MAX_DECOMPRESSED_PART_BYTES) : bytes;
   const text = decodeUtf8(raw, entry.file, 'desired-state part');
-  const inner = gz ? entry.file.slice(0, -3) : entry.file;
+  const inner = (gz ? entry.file.slice(0, -3) : entry.file).toLowerCase();
+  // A folder's parts are named *.json or *.yaml; a FILE given by name may be neither (sniffed).
+  const format = inner.endsWith('.json') ? 'json' : inner.endsWith('.yaml') || inner.endsWith('.yml') ? 'yaml' : undefined;
   const { file, external } = parseDesiredTextWithRefs(text, {
     source: entry.file,
-    format: inner.toLowerCase().endsWith('.json') ? 'json' : 'yaml',
+    ...(format === undefined ? {} : { format }),
     externalSets: true,
     ...(options.owner === undefined ? {} : { owner: options.owner }),
     ...(options.ownerSource === undefined ? {} : { ownerSource: options.ownerSource }),
@@ -262,12 +264,16 @@ function combineParts(parts: readonly GoodPart[]): { ok: true; file: DesiredFile
   return { ok: true, file: { owner, scheme, sets } };
 }
 
+function where(dir: string): string {
+  return dir.startsWith('the ') ? dir : `desired-state parts in ${quote(dir)}`;
+}
+
 /** The one error of a folder whose parts cannot be used: every problem, each naming its file. */
 function partsError(dir: string, problems: readonly PartProblem[]): IpsetsError {
   const message =
     problems.length === 1
       ? problems[0]!.message
-      : `desired-state parts in ${quote(dir)}: ${problems.length} problems; nothing was applied:\n${problems.map((p) => `  ${p.message.replace(/\n/g, '\n  ')}`).join('\n')}`;
+      : `${where(dir)}: ${problems.length} problems; nothing was applied:\n${problems.map((p) => `  ${p.message.replace(/\n/g, '\n  ')}`).join('\n')}`;
   return new IpsetsError('INVALID_INPUT', message, { details: { source: dir, problems: problems.map((p) => ({ path: p.file, message: p.message })) } });
 }
 
@@ -294,6 +300,30 @@ async function parseAll(read: readonly ReadPart[], options: DesiredPartsOptions)
  */
 export async function loadDesiredParts(dir: string, options: DesiredPartsOptions = {}): Promise<DesiredFile> {
   return (await DesiredParts.open(dir, options)).file;
+}
+
+/**
+ * Reads several desired-state files as the parts of one desired state (`ipsets apply
+ * a.yaml b.yaml.gz`): the same rules as a folder's parts, in the order given.
+ *
+ * @throws IpsetsError `INVALID_INPUT` naming every bad file and every conflict (both files).
+ */
+export async function loadDesiredPartFiles(files: readonly string[], options: DesiredPartsOptions = {}): Promise<DesiredFile> {
+  const read: ReadPart[] = [];
+  for (const file of files) {
+    try {
+      const bytes = await readInputFile(file, { what: 'desired-state file', ...(options.limit === undefined ? {} : { limit: options.limit }) });
+      read.push({ entry: { file, readPath: file }, bytes, digest: '' });
+    } catch (error) {
+      read.push({ entry: { file, readPath: file }, error });
+    }
+  }
+  const { good, problems } = await parseAll(read, options);
+  const where = `the ${files.length} desired-state files`;
+  if (problems.length > 0) throw partsError(where, problems);
+  const combined = combineParts(good);
+  if (!combined.ok) throw partsError(where, combined.problems);
+  return combined.file;
 }
 
 /** A part as the last check saw it, when it is not the one in force. */

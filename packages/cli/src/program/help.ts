@@ -31,7 +31,8 @@ A file with any bad value is refused as a whole (exit 2); nothing is applied.
 FILE may be a folder: its *.yaml, *.yml and *.json files (and the .gz of each,
 gunzipped up to 64 MiB of text) are parts of one desired state, read in name order
 (names starting with "." are skipped). Every part has the same owner and scheme, each
-set is declared in one part, a list may name sets of other parts.`;
+set is declared in one part, a list may name sets of other parts. plan, diff and
+apply also take several FILEs: the parts of one desired state, by the same rules.`;
 
 /** Which kernel a command uses, and which sets it owns. */
 export const KERNEL_HELP = `

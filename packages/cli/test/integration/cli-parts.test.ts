@@ -45,6 +45,27 @@ describe('ipsets on a folder of parts', () => {
     expect(apply.stderr).toContain(`declared in both "${join(parts, 'a.yaml')}" (sets[0]) and "${join(parts, 'b.yaml')}" (sets[0])`);
   });
 
+  it('plan, diff and apply take several FILEs as the parts of one state (a list names sets of another file); a set in two files is refused naming both', async () => {
+    const files = join(dir, 'files');
+    await mkdir(files);
+    await writeFile(join(files, 'shop.yaml'), 'sets:\n  - { type: namespace, name: shop, members: [10.0.0.1] }\n');
+    await writeFile(join(files, 'web.json.gz'), gzipSync(JSON.stringify({ sets: [{ type: 'namespace', name: 'web', members: ['10.0.1.1'] }] })));
+    await writeFile(join(files, 'teams'), 'sets:\n  - { type: keyLabelOfNamespace, name: team, members: [{ type: namespace, name: shop }, { type: namespace, name: web }] }\n');
+    const plan = await ipsets(['plan', 'files/shop.yaml', 'files/web.json.gz', 'files/teams'], { cwd: dir });
+    expect(plan.exitCode, plan.stderr).toBe(0);
+    expect(plan.stdout.match(/^-N /gm)).toHaveLength(3);
+    const apply = await ipsets(['apply', 'files/shop.yaml', 'files/web.json.gz', 'files/teams', '--kernel', 'fake', '--state', 'files.state.json'], { cwd: dir });
+    expect(apply.exitCode, apply.stderr).toBe(0);
+    const diff = await ipsets(['diff', 'files/shop.yaml', 'files/web.json.gz', 'files/teams', '--kernel', 'fake', '--state', 'files.state.json', '--exit-code'], { cwd: dir });
+    expect(diff.exitCode, diff.stdout + diff.stderr).toBe(0);
+    const twice = await ipsets(['plan', 'files/shop.yaml', 'files/shop.yaml'], { cwd: dir });
+    expect(twice.exitCode).toBe(2);
+    expect(twice.stderr).toContain(`declared in both "${join(files, 'shop.yaml')}" (sets[0]) and "${join(files, 'shop.yaml')}" (sets[0])`);
+    const stdin = await ipsets(['plan', 'files/shop.yaml', '-'], { cwd: dir, input: 'sets: []\n' });
+    expect(stdin.exitCode).toBe(2);
+    expect(stdin.stderr).toMatch(/"-" \(stdin\) cannot be one of several FILEs/);
+  });
+
   it.skipIf(!existsSync('/usr/bin/time'))('a gzip part expanding to 1 GiB is refused in bounded memory and time (exit 2, nothing read past 64 MiB)', async () => {
     const parts = join(dir, 'bomb');
     await mkdir(parts);
