@@ -72,7 +72,7 @@ export interface DesiredFileSet {
   readonly name: string;
   /** Hash sets: canonical members (duplicates removed, first occurrence kept). */
   readonly members: readonly string[];
-  /** Lists: member sets (each declared as a hash set in the same file). */
+  /** Lists: member sets (each declared as a hash set in the same file, or in another part of a desired state made of parts). */
   readonly memberSets: readonly SetMetadata[];
   /**
    * Hash sets: the one address family of the set, when the file names it; otherwise

@@ -120,7 +120,7 @@ async function gunzipBounded(bytes: Buffer, file: string, limit: number): Promis
         reject(
           new IpsetsError(
             'INVALID_INPUT',
-            `desired-state part ${quote(file)} expands past ${formatBytes(limit)} when decompressed; expected at most ${formatBytes(limit)} of text (about 3,000,000 members); refused before reading further`,
+            `desired-state part ${quote(file)} expands past ${formatBytes(limit)} when decompressed; expected at most ${formatBytes(limit)} of text${limit === MAX_DECOMPRESSED_PART_BYTES ? ' (about 3,000,000 members)' : ''}; decompression stopped there`,
             { details: { source: file, problems: [] } },
           ),
         );
