@@ -31,6 +31,11 @@ export const DEFAULT_INTERVAL_MS = 60_000;
 /** agent `--debounce`: wait this long after a change of the file, 200 ms. */
 export const DEFAULT_DEBOUNCE_MS = 200;
 
+/** The destroy budget: share of the owned kernel sets one apply may destroy without `--allow-destroy` (one half)… */
+export const DESTROY_BUDGET_SHARE = 0.5;
+/** …unless it destroys at most this many sets. */
+export const DESTROY_BUDGET_MIN_SETS = 10;
+
 /** The range of a duration flag: values outside it exit 2 naming it. */
 export interface DurationRange {
   readonly minMs: number;

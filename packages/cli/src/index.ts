@@ -26,7 +26,8 @@ export {
   validateDesiredDocument,
 } from './desired-file.js';
 export type { DesiredFile, DesiredFileSet, FileProblem, LoadDesiredOptions, ParseDesiredOptions } from './desired-file.js';
-export { checkEmptyDesired, guardEmptyDesired, setsDestroyedBy } from './empty-desired.js';
+export { DESTROY_BUDGET_MIN_SETS, DESTROY_BUDGET_SHARE, checkDestroyBudget, countDestroyed, guardDestroyBudget, withinDestroyBudget } from './destroy-budget.js';
+export type { DestroyBudgetOptions, DestroyCount } from './destroy-budget.js';
 export { MAX_INPUT_BYTES, decodeUtf8, inputProblemOf, readInputFile, readInputStream, readInputText, readInputTextOrThrow } from './bounded-read.js';
 export type { InputProblem, InputProblemReason, InputText, ReadInputOptions, ReadInputTextOptions } from './bounded-read.js';
 export { DesiredParts, MAX_DECOMPRESSED_PART_BYTES, loadDesiredParts } from './desired/parts.js';

@@ -11,7 +11,7 @@ import { Argument, Command, CommanderError, Option } from 'commander';
 import { isIpsetsError } from '@ipsets/core';
 import { EXIT, reportError } from './cli-io.js';
 import type { CliIo } from './cli-io.js';
-import { DEFAULT_MAX_FAILURES, DEFAULT_METRICS_BIND_ADDRESS } from './defaults.js';
+import { DEFAULT_MAX_FAILURES, DEFAULT_METRICS_BIND_ADDRESS, DESTROY_BUDGET_MIN_SETS } from './defaults.js';
 import { AGENT_HELP, EXIT_HELP, FILE_HELP } from './program/help.js';
 import { durationOption, kernelOf, kernelOptions, ownerOption, positiveInt } from './program/options.js';
 import { COMPLETION_SHELLS, completionScript } from './program/completion.js';
@@ -112,11 +112,12 @@ export function createProgram(io: CliIo, result: { code: number }): Command {
         .argument('<file...>', 'desired-state file (JSON or YAML; - reads stdin), a folder of parts, or several files (parts of one state)')
         .option('--json', 'print the report as JSON')
         .option('--allow-empty', 'allow a FILE with no sets to destroy the owned sets the kernel holds (refused otherwise, exit 2)')
+        .option('--allow-destroy', `allow FILE to destroy more than half of the owned sets the kernel holds, and more than ${DESTROY_BUDGET_MIN_SETS} (refused otherwise, exit 2: a cut file looks like this)`)
         .addHelpText('after', FILE_HELP),
       true,
     ),
     { writer: true, grace: true, logs: true },
-  ).action((files: string[], opts: Record<string, unknown>) => run(() => applyCommand(oneOrMany(files), { ...kernelOf(opts), ...(opts['allowEmpty'] === true ? { allowEmpty: true } : {}) }, io), opts['json'] === true)());
+  ).action((files: string[], opts: Record<string, unknown>) => run(() => applyCommand(oneOrMany(files), { ...kernelOf(opts), ...allowedOf(opts) }, io), opts['json'] === true)());
 
   kernelOptions(
     ownerOption(program.command('save').description('print the kernel\'s owned sets in `ipset save` format')).option('--json', 'print the owned sets as JSON'),
@@ -124,7 +125,7 @@ export function createProgram(io: CliIo, result: { code: number }): Command {
 
   kernelOptions(
     ownerOption(
-      program.command('reset').description('flush and destroy the kernel\'s owned sets (no other set), list the ones still referenced (leaked)'),
+      program.command('reset').description('destroy the kernel\'s owned sets (no other set; lists first, never a flush), list the ones still referenced (leaked)'),
     ).option('--json', 'print the report as JSON'),
     { writer: true, logs: true },
   ).action((opts: Record<string, unknown>) =>
@@ -145,6 +146,7 @@ export function createProgram(io: CliIo, result: { code: number }): Command {
         .addOption(new Option('--max-failures <n>', 'failing applies in a row before the agent exits 5').argParser(positiveInt('--max-failures')).default(DEFAULT_MAX_FAILURES))
         .option('--once', 'apply once and exit (0 converged, 1 not, 2 refused input, 3 in-use leftovers)')
         .option('--allow-empty', 'allow a FILE with no sets to destroy the owned sets the kernel holds (refused otherwise: nothing is applied, the last good state stays)')
+        .option('--allow-destroy', `allow FILE to destroy more than half of the owned sets the kernel holds, and more than ${DESTROY_BUDGET_MIN_SETS} (refused otherwise, like --allow-empty)`)
         .addHelpText('after', AGENT_HELP),
       true,
     ),
@@ -163,7 +165,7 @@ export function createProgram(io: CliIo, result: { code: number }): Command {
           ...(address === false ? { noMetrics: true } : typeof address === 'string' ? { metricsBindAddress: address } : {}),
           ...(opts['metrics'] !== undefined && opts['metrics'] !== false && opts['metricsBindAddress'] === undefined ? { deprecatedMetricsFlag: true } : {}),
           ...(opts['once'] === true ? { once: true } : {}),
-          ...(opts['allowEmpty'] === true ? { allowEmpty: true } : {}),
+          ...allowedOf(opts),
         },
         io,
       );
@@ -202,12 +204,17 @@ export function createProgram(io: CliIo, result: { code: number }): Command {
   return program;
 }
 
-/** Exit code of an error: the kernel lock and the failure limit have their own, the rest as `reportError` says. */
+/** `--allow-empty` and `--allow-destroy`, as the options of apply and the agent. */
+function allowedOf(opts: Record<string, unknown>): { allowEmpty?: true; allowDestroy?: true } {
+  return { ...(opts['allowEmpty'] === true ? { allowEmpty: true } : {}), ...(opts['allowDestroy'] === true ? { allowDestroy: true } : {}) };
+}
+
 /** One FILE as itself, several as the list (the parts of one desired state). */
 function oneOrMany(files: readonly string[]): string | readonly string[] {
   return files.length === 1 ? files[0]! : files;
 }
 
+/** Exit code of an error: the kernel lock and the failure limit have their own, the rest as `reportError` says. */
 function exitCodeOfError(error: unknown, reported: number): number {
   // Compared as text: the lock's code comes from @ipsets/exec-linux.
   if (isIpsetsError(error) && (error.code as string) === 'LOCK_HELD') return EXIT.lockHeld;

@@ -37,7 +37,7 @@ import { listenForStop } from '../signals.js';
 import { wrapPort } from '../port-wrap.js';
 import { DesiredSource } from '../agent/desired-source.js';
 import type { DesiredProblemKind } from '../agent/desired-source.js';
-import { guardEmptyDesired } from '../empty-desired.js';
+import { allowed, guardDestroyBudget } from '../destroy-budget.js';
 import { checkKernelAfterEarlyEnd, endedEarlyBy, formatKernelCheck } from '../kernel/after-abort.js';
 import { labelsOf } from '../output/labels.js';
 import { AgentProbes } from '../agent/health.js';
@@ -74,6 +74,8 @@ export interface AgentCommandOptions extends KernelOptions {
   once?: boolean;
   /** Apply a FILE with no sets even when that destroys owned sets (refused otherwise). */
   allowEmpty?: boolean;
+  /** Apply even when more than the destroy budget of owned sets would go (`--allow-destroy`; see `destroy-budget`). */
+  allowDestroy?: boolean;
   /** The owner prefix when FILE names none (`--owner`; default `ipsets-`); a FILE naming another is invalid. */
   owner?: string;
   logFormat?: LogFormat;
@@ -214,7 +216,7 @@ export async function agentCommand(file: string, options: AgentCommandOptions, i
           const kernel = await openKernel(options, io.cwd);
           currentPort = kernel.port;
           // A truncated or badly templated FILE must not wipe the node: refused, and the kernel keeps what it has.
-          await guardEmptyDesired(desired, port, { source: path, ...(options.allowEmpty === true ? { allowEmpty: true } : {}) });
+          await guardDestroyBudget(desired, port, { source: path, ...allowed(options) });
           const report = await reconcileIPSets(desired, port, driverOptions);
           // An apply cut short (the stop's grace, --timeout) saw none of the killed restore's
           // lines: the kernel, read again, says which sets reached their desired state.

@@ -139,8 +139,10 @@ export function parseSave(text: string): SaveSnapshot {
 
     if (text.startsWith('add ', start)) {
       // A name with blanks (ipset allows them) is matched whole, the longest first:
-      // `add azure-npm-zzz 1 10.0.0.1` is set `azure-npm-zzz 1` when that set exists.
-      const spaced = blankNames.length === 0 ? -1 : longestNameAt(text, start + 4, end, blankNames);
+      // `add azure-npm-zzz 1 10.0.0.1` is set `azure-npm-zzz 1` when that set exists. (Only
+      // a list:set member with blanks can make a line mean two things — `add 1 1 1` with
+      // sets `1`, `1 1` — and the longest set name is taken.)
+      const spaced = blankNames.length === 0 ? -1 : longestNameAt(text, start + 4, end, blankNames, true);
       const nameStart = spaced === -1 ? skipBlanks(text, start + 4, end) : start + 4;
       const nameEnd = spaced === -1 ? tokenEnd(text, nameStart, end) : start + 4 + spaced;
       const name = text.slice(nameStart, nameEnd);
@@ -153,11 +155,10 @@ export function parseSave(text: string): SaveSnapshot {
         problem(lineNo, start, end, `add line for set ${quote(name)} before its create line`);
         continue;
       }
-      const memberStart = skipBlanks(text, nameEnd, end);
-      // A list:set's member is a set name, which may hold blanks too.
-      const listMember = blankNames.length === 0 || !listSets.has(set) ? -1 : longestNameAt(text, memberStart, end, blankNames);
-      if (listMember !== -1) set.pushSpan(memberStart, memberStart + listMember);
-      else if (!readMember(text, memberStart, end, set)) {
+      // A list:set's member is a set name, which may hold blanks too (leading ones included: it starts one blank after the set's name).
+      const listMember = blankNames.length === 0 || !listSets.has(set) ? -1 : longestNameAt(text, nameEnd + 1, end, blankNames, false);
+      if (listMember !== -1) set.pushSpan(nameEnd + 1, nameEnd + 1 + listMember);
+      else if (!readMember(text, skipBlanks(text, nameEnd, end), end, set)) {
         problem(lineNo, start, end, 'add line without a member');
         continue;
       }
@@ -342,12 +343,16 @@ function hasBlank(name: string): boolean {
   return false;
 }
 
-/** Length of the longest of `names` at `pos` followed by a blank or `end`, or -1. */
-function longestNameAt(text: string, pos: number, end: number, names: readonly string[]): number {
+/**
+ * Length of the longest of `names` at `pos` followed by a blank (and so by more: lines
+ * are trimmed), or by `end` too unless `memberFollows`; or -1. An add line needs a
+ * member after its set's name: `add o 10.0.0.1` is set `o`, even when `o 10.0.0.1` exists.
+ */
+function longestNameAt(text: string, pos: number, end: number, names: readonly string[], memberFollows: boolean): number {
   let best = -1;
   for (const name of names) {
     const after = pos + name.length;
-    if (name.length > best && after <= end && (after === end || isBlank(text.charCodeAt(after))) && text.startsWith(name, pos)) best = name.length;
+    if (name.length > best && (after < end ? isBlank(text.charCodeAt(after)) : after === end && !memberFollows) && text.startsWith(name, pos)) best = name.length;
   }
   return best;
 }

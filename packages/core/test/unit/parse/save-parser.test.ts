@@ -116,6 +116,15 @@ describe('parseSave', () => {
     expect(sets[0]!.options).toBe('family inet hashsize 1024 maxelem 65536 bucketsize 12 initval 0xa92bd3aa');
   });
 
+  it('an add line needs a member after the name: "add o 10.0.0.1" is set "o" even when the set "o 10.0.0.1" exists', () => {
+    const { sets, problems } = parseSave('create o hash:ip\ncreate o 10.0.0.1 hash:ip\nadd o 10.0.0.1\nadd o 10.0.0.1 10.0.0.2\n');
+    expect(problems).toEqual([]);
+    expect(sets.map((s) => [s.name, [...s.members]])).toEqual([
+      ['o', ['10.0.0.1']],
+      ['o 10.0.0.1', ['10.0.0.2']],
+    ]);
+  });
+
   it('a long run of adds to a set whose name another name extends goes to the right set', () => {
     const adds = (name: string, from: number) => Array.from({ length: 600 }, (_, i) => `add ${name} 10.${from}.${i >> 8}.${i & 255}`);
     const text = ['create o hash:ip family inet', 'create o 1 hash:ip family inet', ...adds('o', 1), ...adds('o 1', 2), ...adds('o', 3), ''].join('\n');
