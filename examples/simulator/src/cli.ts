@@ -84,7 +84,7 @@ async function inWorkers(config: SimulationConfig, workers: number): Promise<Sim
 function isFleetRun(args: readonly string[]): boolean {
   const at = args.indexOf('--scenario');
   if (at !== -1 && args[at + 1] !== 'reference-loop') return true;
-  return args.includes('--chart') || args.includes('--calibrate');
+  return args.includes('--chart') || args.includes('--calibrate') || args.includes('--measure-delivery');
 }
 
 async function main(): Promise<void> {

@@ -10,16 +10,16 @@
  */
 import { extname } from 'node:path';
 import { readInputTextOrThrow } from './bounded-read.js';
-import { ROOT_EXPECTED, desiredFileError } from './desired-problems.js';
+import { LOCATED_PROBLEMS, ROOT_EXPECTED, desiredFileError } from './desired-problems.js';
 import { parseJson } from './desired-json.js';
 import { validateDesiredDocument } from './desired-validate.js';
-import type { DesiredFile, ValidateDesiredOptions } from './desired-validate.js';
+import type { DesiredFile, ExternalSetRef, ValidateDesiredOptions } from './desired-validate.js';
 import { parseYaml } from './desired-yaml.js';
 
 export { MAX_COUNTED_PROBLEMS, MAX_KEPT_PROBLEMS, desiredFileError, formatPath, formatProblem } from './desired-problems.js';
 export type { FileProblem } from './desired-problems.js';
 export { DEFAULT_FILE_OWNER, MAX_SET_NAME_LENGTH, validateDesiredDocument } from './desired-validate.js';
-export type { DesiredFile, DesiredFileSet, ValidateDesiredOptions } from './desired-validate.js';
+export type { DesiredFile, DesiredFileSet, ExternalSetRef, ValidateDesiredOptions } from './desired-validate.js';
 export { buildManager, desiredStateOf } from './desired-state.js';
 
 /** Options of {@link parseDesiredText}. */
@@ -41,6 +41,16 @@ function isBlankCode(c: number): boolean {
  * @throws IpsetsError `INVALID_INPUT` listing every problem (with lines), when any value is bad.
  */
 export function parseDesiredText(text: string, options: ParseDesiredOptions = {}): DesiredFile {
+  return parseDesiredTextWithRefs(text, options).file;
+}
+
+/**
+ * {@link parseDesiredText} that also returns, with their lines, the list member sets
+ * the text does not declare (with `externalSets`: one part of a desired state made of parts).
+ *
+ * @throws IpsetsError `INVALID_INPUT` listing every problem (with lines), when any value is bad.
+ */
+export function parseDesiredTextWithRefs(text: string, options: ParseDesiredOptions & { readonly externalSets?: boolean } = {}): { file: DesiredFile; external: readonly ExternalSetRef[] } {
   const source = options.source ?? '(desired state)';
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   let first = 0;
@@ -58,6 +68,7 @@ export function parseDesiredText(text: string, options: ParseDesiredOptions = {}
   const result = validateDesiredDocument(doc, {
     ...(options.owner === undefined ? {} : { owner: options.owner }),
     ...(options.ownerSource === undefined ? {} : { ownerSource: options.ownerSource }),
+    ...(options.externalSets === true ? { externalSets: true } : {}),
   });
   if (!result.ok) {
     // In file order, so a reader fixes them top to bottom (validation runs in passes).
@@ -65,7 +76,11 @@ export function parseDesiredText(text: string, options: ParseDesiredOptions = {}
     located.sort((a, b) => (a.p.line ?? Infinity) - (b.p.line ?? Infinity) || (a.p.column ?? 0) - (b.p.column ?? 0) || a.i - b.i);
     throw desiredFileError(source, located.map((x) => x.p), result.total, result.more === true);
   }
-  return result.file;
+  if (result.external === undefined) return { file: result.file, external: [] };
+  // Located like problems: a reference that no other part declares is reported with its line.
+  const external = result.external;
+  const located = locate(external.slice(0, LOCATED_PROBLEMS).map((ref) => ({ path: ref.path, message: '' })));
+  return { file: result.file, external: external.map((ref, i) => ({ ...ref, ...(located[i]?.line === undefined ? {} : { line: located[i]!.line, column: located[i]!.column ?? 1 }) })) };
 }
 
 /** Options of {@link loadDesiredFile}. */

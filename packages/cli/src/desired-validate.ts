@@ -46,6 +46,23 @@ export interface ValidateDesiredOptions {
   readonly owner?: string;
   /** How messages name where {@link ValidateDesiredOptions.owner} came from (default `the owner option`; the command says `--owner`). */
   readonly ownerSource?: string;
+  /**
+   * The document is one part of a desired state made of parts: a list's member set
+   * may be declared in another part. Such members are returned in `external` instead
+   * of being refused, for the caller to check against the other parts.
+   */
+  readonly externalSets?: boolean;
+}
+
+/** A list's member set that the document does not declare (see {@link ValidateDesiredOptions.externalSets}). */
+export interface ExternalSetRef {
+  /** Where the reference is, e.g. `sets[3].members[1]`. */
+  readonly path: string;
+  readonly type: SetType;
+  readonly name: string;
+  /** 1-based line and column in the text, when known. */
+  readonly line?: number;
+  readonly column?: number;
 }
 
 /** One declared set, validated: hash-set members canonical, list members as set metadata. */
@@ -55,7 +72,7 @@ export interface DesiredFileSet {
   readonly name: string;
   /** Hash sets: canonical members (duplicates removed, first occurrence kept). */
   readonly members: readonly string[];
-  /** Lists: member sets (each declared as a hash set in the same file). */
+  /** Lists: member sets (each declared as a hash set in the same file, or in another part of a desired state made of parts). */
   readonly memberSets: readonly SetMetadata[];
   /**
    * Hash sets: the one address family of the set, when the file names it; otherwise
@@ -211,7 +228,7 @@ function checkName(c: Collector, path: readonly PropertyKey[], name: string): bo
 export function validateDesiredDocument(
   doc: unknown,
   options: ValidateDesiredOptions = {},
-): { ok: true; file: DesiredFile } | { ok: false; problems: FileProblem[]; total: number; more?: true } {
+): { ok: true; file: DesiredFile; external?: ExternalSetRef[] } | { ok: false; problems: FileProblem[]; total: number; more?: true } {
   const parsed = fileSchema.safeParse(doc, { reportInput: true });
   const c = collector();
   if (!parsed.success) {
@@ -292,6 +309,7 @@ export function validateDesiredDocument(
   });
 
   const sets: DesiredFileSet[] = [];
+  const external: ExternalSetRef[] = [];
   rawSets.forEach((set, i) => {
     const type = types[i];
     if (type === undefined || set === undefined) return;
@@ -393,12 +411,14 @@ export function validateDesiredDocument(
           );
           return;
         }
-        if (!declared.has(prefixed)) {
+        const local = declared.has(prefixed);
+        if (!local && options.externalSets !== true) {
           c.add(path, `member set ${quote(ref.data.name)} of type ${memberType} is not declared; expected a set declared under sets`);
           return;
         }
         if (seen.has(prefixed)) return;
         seen.add(prefixed);
+        if (!local) external.push({ path: formatPath(path), type: memberType, name: ref.data.name });
         memberSets.push(meta);
       });
     }
@@ -428,6 +448,6 @@ export function validateDesiredDocument(
   }
 
   if (c.total > 0) return { ok: false, problems: c.problems, total: c.total, ...(c.total >= MAX_COUNTED_PROBLEMS ? { more: true } : {}) };
-  return { ok: true, file: { owner, scheme, sets } };
+  return { ok: true, file: { owner, scheme, sets }, ...(external.length === 0 ? {} : { external }) };
 }
 

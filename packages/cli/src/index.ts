@@ -30,6 +30,8 @@ export { DESTROY_BUDGET_MIN_SETS, DESTROY_BUDGET_SHARE, checkDestroyBudget, coun
 export type { DestroyBudgetOptions, DestroyCount } from './destroy-budget.js';
 export { MAX_INPUT_BYTES, decodeUtf8, inputProblemOf, readInputFile, readInputStream, readInputText, readInputTextOrThrow } from './bounded-read.js';
 export type { InputProblem, InputProblemReason, InputText, ReadInputOptions, ReadInputTextOptions } from './bounded-read.js';
+export { DesiredParts, MAX_DECOMPRESSED_PART_BYTES, loadDesiredParts } from './desired/parts.js';
+export type { DesiredPartsOptions, PartProblem, PartsCheck } from './desired/parts.js';
 
 // --- kernels ---
 export {
@@ -71,7 +73,7 @@ export type { AgentProbesOptions, ProbeResult } from './agent/health.js';
 export { closeServer, serveAgentHttp } from './agent/http-server.js';
 export type { HealthProbes } from './agent/http-server.js';
 export { DesiredSource } from './agent/desired-source.js';
-export type { DesiredSourceOptions } from './agent/desired-source.js';
+export type { DesiredFolderOptions, DesiredSourceOptions } from './agent/desired-source.js';
 export { ApplyScheduler } from './agent/scheduler.js';
 export type { ApplySchedulerOptions, SchedulerClock } from './agent/scheduler.js';
 export { lockPathFor, withWriterLock } from './kernel-lock.js';

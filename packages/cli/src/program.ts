@@ -69,29 +69,29 @@ export function createProgram(io: CliIo, result: { code: number }): Command {
     program
       .command('plan')
       .description('print the restore text that would make a kernel equal to FILE (touches no kernel)')
-      .argument('<file>', 'desired-state file (JSON or YAML; - reads stdin)')
+      .argument('<file...>', 'desired-state file (JSON or YAML; - reads stdin), a folder of parts, or several files (parts of one state)')
       .option('--save <save-file>', 'plan against this captured `ipset save` output (- for stdin) instead of an empty kernel')
       .option('--json', 'print the plan as JSON: lines with sections and error handlers, notes')
       .addHelpText('after', FILE_HELP),
     true,
-  ).action((file: string, opts: { save?: string; json?: boolean; owner?: string }) => run(() => planCommand(file, opts, io), opts.json === true)());
+  ).action((files: string[], opts: { save?: string; json?: boolean; owner?: string }) => run(() => planCommand(oneOrMany(files), opts, io), opts.json === true)());
 
   kernelOptions(
     ownerOption(
       program
         .command('diff')
         .description('show, per set, the members to add and remove to make the kernel equal to FILE')
-        .argument('<file>', 'desired-state file (JSON or YAML; - reads stdin)')
+        .argument('<file...>', 'desired-state file (JSON or YAML; - reads stdin), a folder of parts, or several files (parts of one state)')
         .option('--limit <n>', 'members shown per set and direction', positiveInt('--limit'))
         .option('--exit-code', `exit 1 when there are differences, 0 when none, ${EXIT.diffKernelUnreadable} when the kernel could not be read (2 bad input)`)
         .option('--json', 'print the differences as JSON'),
       true,
     ),
-  ).action((file: string, opts: Record<string, unknown>) =>
+  ).action((files: string[], opts: Record<string, unknown>) =>
     run(
       () =>
         diffCommand(
-          file,
+          oneOrMany(files),
           {
             ...kernelOf(opts),
             ...(opts['limit'] === undefined ? {} : { limit: opts['limit'] as number }),
@@ -109,7 +109,7 @@ export function createProgram(io: CliIo, result: { code: number }): Command {
       program
         .command('apply')
         .description('make the kernel\'s owned sets equal to FILE and print the report (exit 0 converged, 1 not, 2 bad input, 3 in use, 4 locked)')
-        .argument('<file>', 'desired-state file (JSON or YAML; - reads stdin)')
+        .argument('<file...>', 'desired-state file (JSON or YAML; - reads stdin), a folder of parts, or several files (parts of one state)')
         .option('--json', 'print the report as JSON')
         .option('--allow-empty', 'allow a FILE with no sets to destroy the owned sets the kernel holds (refused otherwise, exit 2)')
         .option('--allow-destroy', `allow FILE to destroy more than half of the owned sets the kernel holds, and more than ${DESTROY_BUDGET_MIN_SETS} (refused otherwise, exit 2: a cut file looks like this)`)
@@ -117,7 +117,7 @@ export function createProgram(io: CliIo, result: { code: number }): Command {
       true,
     ),
     { writer: true, grace: true, logs: true },
-  ).action((file: string, opts: Record<string, unknown>) => run(() => applyCommand(file, { ...kernelOf(opts), ...allowedOf(opts) }, io), opts['json'] === true)());
+  ).action((files: string[], opts: Record<string, unknown>) => run(() => applyCommand(oneOrMany(files), { ...kernelOf(opts), ...allowedOf(opts) }, io), opts['json'] === true)());
 
   kernelOptions(
     ownerOption(program.command('save').description('print the kernel\'s owned sets in `ipset save` format')).option('--json', 'print the owned sets as JSON'),
@@ -137,7 +137,7 @@ export function createProgram(io: CliIo, result: { code: number }): Command {
       program
         .command('agent')
         .description('keep the kernel equal to FILE: apply on start, on every change of FILE, and on an interval')
-        .argument('<file>', 'desired-state file (JSON or YAML)')
+        .argument('<file>', 'desired-state file (JSON or YAML), or a folder of parts')
         .addOption(durationOption('--interval', 'reconcile (and re-read FILE) this often even without changes', '60s'))
         .addOption(durationOption('--debounce', 'wait this long after a change of FILE before applying', '200ms'))
         .option('--metrics-bind-address <host:port>', `serve /metrics, /livez and /readyz here (default ${DEFAULT_METRICS_BIND_ADDRESS}; any address when given, e.g. 0.0.0.0:9464)`)
@@ -204,12 +204,17 @@ export function createProgram(io: CliIo, result: { code: number }): Command {
   return program;
 }
 
-/** Exit code of an error: the kernel lock and the failure limit have their own, the rest as `reportError` says. */
 /** `--allow-empty` and `--allow-destroy`, as the options of apply and the agent. */
 function allowedOf(opts: Record<string, unknown>): { allowEmpty?: true; allowDestroy?: true } {
   return { ...(opts['allowEmpty'] === true ? { allowEmpty: true } : {}), ...(opts['allowDestroy'] === true ? { allowDestroy: true } : {}) };
 }
 
+/** One FILE as itself, several as the list (the parts of one desired state). */
+function oneOrMany(files: readonly string[]): string | readonly string[] {
+  return files.length === 1 ? files[0]! : files;
+}
+
+/** Exit code of an error: the kernel lock and the failure limit have their own, the rest as `reportError` says. */
 function exitCodeOfError(error: unknown, reported: number): number {
   // Compared as text: the lock's code comes from @ipsets/exec-linux.
   if (isIpsetsError(error) && (error.code as string) === 'LOCK_HELD') return EXIT.lockHeld;

@@ -3,10 +3,12 @@
  * Kubernetes API schemas (kubernetes-models), and the DaemonSet keeps the safety
  * properties the operator's guide promises.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { gunzipSync } from 'node:zlib';
 import { parseAllDocuments } from 'yaml';
 import { ConfigMap } from 'kubernetes-models/v1/ConfigMap';
 import { ServiceAccount } from 'kubernetes-models/v1/ServiceAccount';
@@ -269,5 +271,101 @@ describe('the DaemonSet runs `ipsets agent` with flags the CLI has', () => {
     expect(flags.has('--once')).toBe(false);
     // The image's entrypoint is `ipsets agent`: the manifest passes arguments only.
     expect(agentContainer().command).toBeUndefined();
+  });
+});
+
+
+describe('deploy/kubernetes-parts: the desired state split across ConfigMaps in one projected volume', () => {
+  const PARTS = `${ROOT}deploy/kubernetes-parts/`;
+  type Op = { op: 'test' | 'replace'; path: string; value: unknown };
+  type PartsConfigMap = { metadata: { name: string }; data?: Record<string, string>; binaryData?: Record<string, string> };
+
+  function docs(file: string): unknown[] {
+    return parseAllDocuments(readFileSync(PARTS + file, 'utf8')).map((doc) => {
+      if (doc.errors.length > 0) throw new Error(`${file}: ${doc.errors.map((e) => e.message).join('; ')}`);
+      return doc.toJSON() as unknown;
+    });
+  }
+
+  /** The base DaemonSet with the overlay's JSON patch applied (test and replace, as kustomize does). */
+  function patchedDaemonSet(): IDaemonSet {
+    const ds = structuredClone(daemonSet()) as unknown as Record<string, unknown>;
+    for (const op of docs('daemonset-patch.yaml')[0] as Op[]) {
+      const keys = op.path.split('/').slice(1);
+      let at: Record<string, unknown> = ds;
+      for (const key of keys.slice(0, -1)) at = at[key] as Record<string, unknown>;
+      const last = keys.at(-1)!;
+      if (op.op === 'test') expect(at[last], `test ${op.path}`).toEqual(op.value);
+      else at[last] = op.value;
+    }
+    return ds as unknown as IDaemonSet;
+  }
+
+  const configMaps = () => docs('configmaps.yaml') as PartsConfigMap[];
+
+  it('the kustomization builds on the base, adds the ConfigMaps, patches the DaemonSet and drops the base ConfigMap', () => {
+    const k = docs('kustomization.yaml')[0] as { resources: string[]; patches: { path?: string; patch?: string; target?: { kind: string; name: string } }[] };
+    expect(k.resources).toEqual(['../kubernetes', 'configmaps.yaml']);
+    expect(k.patches.find((p) => p.path === 'daemonset-patch.yaml')?.target).toEqual({ kind: 'DaemonSet', name: 'ipsets-agent' });
+    const drop = k.patches.find((p) => p.patch !== undefined)!.patch!;
+    const base = manifests().find((m) => m.object.kind === 'ConfigMap')!.object.metadata!.name;
+    expect(parseAllDocuments(drop)[0]!.toJSON()).toEqual({ $patch: 'delete', apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: base } });
+    for (const cm of configMaps()) expect(() => MODELS['v1/ConfigMap']!.validate(cm), cm.metadata.name).not.toThrow();
+    expect(() => MODELS['apps/v1/DaemonSet']!.validate(patchedDaemonSet())).not.toThrow();
+  });
+
+  it.skipIf(spawnSync('kubectl', ['version', '--client'], { stdio: 'ignore' }).status !== 0)('kubectl kustomize builds the overlay into the base objects, the ConfigMaps and the patched DaemonSet (the JSON patch checked above)', () => {
+    const built = spawnSync('kubectl', ['kustomize', PARTS], { encoding: 'utf8' });
+    expect(built.status, built.stderr).toBe(0);
+    const objects = parseAllDocuments(built.stdout).map((d) => d.toJSON() as { kind: string; metadata: { name: string } });
+    expect(objects.map((o) => `${o.kind}/${o.metadata.name}`).sort()).toEqual(
+      ['ServiceAccount/ipsets-agent', 'DaemonSet/ipsets-agent', ...configMaps().map((cm) => `ConfigMap/${cm.metadata.name}`)].sort(),
+    );
+    expect(objects.find((o) => o.kind === 'DaemonSet')).toEqual(patchedDaemonSet());
+  });
+
+  it('the patched DaemonSet reads the mounted folder, which projects exactly the overlay\'s ConfigMaps (unique keys, each under 1 MiB)', () => {
+    const ds = patchedDaemonSet();
+    const container = ds.spec!.template.spec!.containers[0]!;
+    const mount = container.volumeMounts!.find((v) => v.name === 'desired')!;
+    expect(flagValues(container.args!).get('')).toEqual([mount.mountPath]);
+    const volume = ds.spec!.template.spec!.volumes!.find((v) => v.name === 'desired')!;
+    expect(volume.projected!.sources!.map((s) => s.configMap!.name)).toEqual(configMaps().map((cm) => cm.metadata.name));
+    const keys = configMaps().flatMap((cm) => [...Object.keys(cm.data ?? {}), ...Object.keys(cm.binaryData ?? {})]);
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(keys.some((k) => k.endsWith('.gz'))).toBe(true);
+    for (const cm of configMaps()) expect(JSON.stringify(cm).length, cm.metadata.name).toBeLessThan(1024 * 1024);
+  });
+
+  it('the projected folder, laid out as the kubelet does, is a desired state the CLI accepts; the gzip part holds what its comment shows', () => {
+    const root = mkdtempSync(join(tmpdir(), 'ipsets-parts-deploy-'));
+    try {
+      const stamp = '..2026_12_02_00_00_00.000000001';
+      mkdirSync(join(root, stamp));
+      let sets = 0;
+      for (const cm of configMaps()) {
+        for (const [key, text] of Object.entries(cm.data ?? {})) {
+          writeFileSync(join(root, stamp, key), text);
+          sets += (parseAllDocuments(text)[0]!.toJSON() as { sets: unknown[] }).sets.length;
+        }
+        for (const [key, b64] of Object.entries(cm.binaryData ?? {})) {
+          const bytes = Buffer.from(b64, 'base64');
+          writeFileSync(join(root, stamp, key), bytes);
+          const text = gunzipSync(bytes).toString('utf8');
+          sets += (parseAllDocuments(text)[0]!.toJSON() as { sets: unknown[] }).sets.length;
+          // The comment above the ConfigMap shows the decompressed part, line for line.
+          const source = readFileSync(`${PARTS}configmaps.yaml`, 'utf8');
+          const shown = [...source.matchAll(/^#   (.*)$/gm)].map((m) => m[1]).join('\n');
+          expect(`${shown}\n`).toBe(text);
+        }
+      }
+      symlinkSync(stamp, join(root, '..data'));
+      for (const name of readdirSync(join(root, stamp))) symlinkSync(join('..data', name), join(root, name));
+      const planned = runCli(['plan', root]);
+      expect(planned.status, planned.stderr).toBe(0);
+      expect(planned.stdout.match(/^-N ipsets-/gm)).toHaveLength(sets);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });

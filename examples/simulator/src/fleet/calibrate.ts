@@ -104,7 +104,8 @@ interface AgentRun {
   ticks: number;
 }
 
-function procStat(pid: number): { cpuMs: number; rss: number; hwm: number } | undefined {
+/** CPU (the process and its waited-for children, ms), VmRSS and VmHWM (bytes) of `pid`, or undefined once it is gone. */
+export function procStat(pid: number): { cpuMs: number; rss: number; hwm: number } | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');

@@ -12,11 +12,13 @@
  * them again on the machine it runs on (root and `ipset` needed for the kernel rows)
  * and prints a `CostModel` to paste here.
  *
- * The delivery modes model the desired-state-in-parts reading the agent is meant to
- * get (one folder of parts, per-part digests, `.gz` parts decompressed with a bound);
- * their per-mode terms are in {@link DELIVERY_MODES}, so that they can be calibrated
- * against the real implementation once it exists.
+ * The delivery modes model the agent's reading of a folder of parts (`ipsets agent
+ * DIR`, the CLI's `desired/parts`): every part read and hashed on each check, only the
+ * parts whose digest changed decompressed (`.gz`, bounded by the CLI's own
+ * `MAX_DECOMPRESSED_PART_BYTES`) and parsed, one after the other. Their per-mode terms
+ * are in {@link DELIVERY_MODES}; a test runs the CLI's reader on the simulated parts.
  */
+import { MAX_DECOMPRESSED_PART_BYTES } from '@ipsets/cli';
 import type { PartContent, StateVersion } from './cluster-state.js';
 
 /** The kernel side, per node (CPU of the `ipset` processes, µs). */
@@ -100,10 +102,10 @@ export const CONFIGMAP_LIMIT_BYTES = 1024 * 1024;
 export const CONFIGMAP_OVERHEAD_BYTES = 600;
 
 /**
- * The bound on a gzip part's decompressed text: a part that would expand past it is
- * refused (a decompression bomb costs the agent at most this much memory).
+ * The bound on a gzip part's decompressed text, the CLI's own: a part that would expand
+ * past it is refused (a decompression bomb costs the agent at most this much memory).
  */
-export const MAX_DECOMPRESSED_PART_BYTES = 64 * 2 ** 20;
+export { MAX_DECOMPRESSED_PART_BYTES };
 
 /** The delivery modes the simulation compares. */
 export type DeliveryModeName = 'one-file' | 'parts' | 'gzip-parts';

@@ -45,6 +45,7 @@ interface FleetArgs {
   json: boolean;
   chart: string | undefined;
   calibrate: boolean;
+  measureDelivery: boolean;
 }
 
 function parseArgs(args: readonly string[]): FleetArgs {
@@ -56,6 +57,7 @@ function parseArgs(args: readonly string[]): FleetArgs {
   let json = false;
   let chart: string | undefined;
   let calibrate = false;
+  let measureDelivery = false;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     const value = (): string | undefined => args[++i];
@@ -135,6 +137,9 @@ function parseArgs(args: readonly string[]): FleetArgs {
         chart = value();
         if (chart === undefined || chart === '') throw new UsageError('--chart expects a file name (an SVG is written there)');
         break;
+      case '--measure-delivery':
+        measureDelivery = true;
+        break;
       case '--calibrate':
         calibrate = true;
         break;
@@ -142,7 +147,7 @@ function parseArgs(args: readonly string[]): FleetArgs {
         throw new UsageError(`unknown argument ${JSON.stringify(arg)}`);
     }
   }
-  return { config: { ...rest, scenario, nodes, shape }, deliveries, json, chart, calibrate };
+  return { config: { ...rest, scenario, nodes, shape }, deliveries, json, chart, calibrate, measureDelivery };
 }
 
 /** Runs the fleet command line; resolves with the exit code. */
@@ -154,6 +159,10 @@ export async function fleetMain(args: readonly string[]): Promise<number> {
     if (!(error instanceof UsageError)) throw error;
     process.stderr.write(`ipsets-simulate: ${error.message}\n\n${FLEET_USAGE}`);
     return 2;
+  }
+  if (parsed.measureDelivery) {
+    const { measureDelivery } = await import('./measure-delivery.js');
+    return measureDelivery();
   }
   if (parsed.calibrate) {
     const { calibrate } = await import('./calibrate.js');

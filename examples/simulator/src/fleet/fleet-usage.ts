@@ -12,6 +12,7 @@ export const FLEET_USAGE = `fleet simulation of the ipsets agent's own deploymen
   ipsets-simulate --scenario policy-change|steady-churn|rollout [options]
   ipsets-simulate --chart FILE [options]      # every mode at ${CHART_NODES.join(', ')} nodes, an SVG of convergence time
   ipsets-simulate --calibrate                 # measure the cost model on this machine (root and ipset for the kernel rows)
+  ipsets-simulate --measure-delivery          # one file, parts, gzip parts end to end with the built ipsets on the real kernel (root)
 
   --nodes N              nodes (default 1000)
   --delivery MODE        ${DELIVERY_MODE_NAMES.join(', ')} or all (default all)

@@ -18,16 +18,24 @@
  * members, and as much again for a bad file being reported). A file that disappears or turns invalid keeps
  * the last good state in force and is reported once per distinct content, once it
  * stayed so for a debounce (a half-written file is not a problem yet).
+ *
+ * A folder of parts (a projected volume of several ConfigMaps, see `desired/parts`) is
+ * followed the same way: the folder is watched, every check reads each part through
+ * the same bounded reader and parses only those whose digest changed; a bad part keeps
+ * its last good content in force.
  */
 import { watch } from 'node:fs';
 import type { FSWatcher } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { realpath } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { isIpsetsError } from '@ipsets/core';
+import { IpsetsError, isIpsetsError } from '@ipsets/core';
 import type { DesiredState } from '@ipsets/core';
 import { readInputText, readInputTextOrThrow } from '../bounded-read.js';
 import type { InputProblemReason } from '../bounded-read.js';
+import { DesiredParts } from '../desired/parts.js';
+import type { DesiredPartsOptions } from '../desired/parts.js';
+import type { DesiredFile } from '../desired-file.js';
 
 /** What the agent reads its file as, in messages (the same words `apply` uses). */
 const WHAT = 'desired-state file';
@@ -59,6 +67,16 @@ export interface DesiredSourceOptions {
   limit?: number;
 }
 
+/** What {@link DesiredSource.openFolder} needs besides {@link DesiredSourceOptions}. */
+export interface DesiredFolderOptions {
+  /** How the parts are read and validated (the owner option, limits). */
+  readonly parts?: DesiredPartsOptions;
+  /** The desired state of the parts combined. */
+  toState(file: DesiredFile): DesiredState;
+  /** A part whose bytes changed was parsed again (called before the change, or the problem, is reported). */
+  onPartRead?(file: string): void;
+}
+
 /** The last good desired state and whether the file on disk is still usable. */
 export class DesiredSource {
   private lastSeen: string | undefined;
@@ -70,12 +88,14 @@ export class DesiredSource {
   private again = false;
   private closed = false;
 
+  private parts: { readonly parts: DesiredParts; readonly folder: DesiredFolderOptions } | undefined;
+
   private constructor(
-    private readonly options: DesiredSourceOptions,
+    private readonly options: Omit<DesiredSourceOptions, 'load'> & Partial<Pick<DesiredSourceOptions, 'load'>>,
     private state: DesiredState,
-    text: string,
+    text: string | undefined,
   ) {
-    this.lastSeen = digestOf(text);
+    this.lastSeen = text === undefined ? undefined : digestOf(text);
   }
 
   /**
@@ -86,6 +106,24 @@ export class DesiredSource {
   static async open(options: DesiredSourceOptions): Promise<DesiredSource> {
     const text = await readInputTextOrThrow(options.path, readOptions(options));
     return new DesiredSource(options, options.load(text), text);
+  }
+
+  /**
+   * Reads and validates every part of the folder at `options.path` once; a bad or
+   * conflicting part at start is the caller's bad input.
+   *
+   * @throws IpsetsError `INVALID_INPUT` naming every bad part or conflict, or a folder without parts.
+   */
+  static async openFolder(options: Omit<DesiredSourceOptions, 'load'>, folder: DesiredFolderOptions): Promise<DesiredSource> {
+    const parts = await DesiredParts.open(options.path, { ...(options.limit === undefined ? {} : { limit: options.limit }), ...folder.parts });
+    const source = new DesiredSource(options, folder.toState(parts.file), undefined);
+    source.parts = { parts, folder };
+    return source;
+  }
+
+  /** The parts in force (a folder), or undefined (one file). */
+  get partFiles(): readonly string[] | undefined {
+    return this.parts?.parts.files;
   }
 
   /** The desired state in force (the last good one). */
@@ -141,6 +179,7 @@ export class DesiredSource {
   }
 
   private async checkOnce(): Promise<void> {
+    if (this.parts !== undefined) return this.checkParts(this.parts.parts, this.parts.folder);
     const read = await readInputText(this.options.path, readOptions(this.options));
     if (!read.ok) {
       // No text to digest: the problem's message tells one refusal from another.
@@ -155,7 +194,7 @@ export class DesiredSource {
     }
     let next: DesiredState;
     try {
-      next = this.options.load(text);
+      next = this.options.load!(text);
     } catch (error) {
       const message = isIpsetsError(error) ? error.message : String(error);
       this.report('invalid', message, error, seen);
@@ -169,6 +208,42 @@ export class DesiredSource {
     }
     this.state = next;
     this.options.onChange(next);
+  }
+
+  private async checkParts(parts: DesiredParts, folder: DesiredFolderOptions): Promise<void> {
+    const result = await parts.check();
+    if (this.options.watch !== false) await this.rewatch();
+    for (const file of result.reread) folder.onPartRead?.(file);
+    if (result.missing !== undefined) {
+      const error = new IpsetsError('INVALID_INPUT', result.missing, { details: { source: this.options.path, problems: [] } });
+      this.report('missing', result.missing, error, digestOf(result.missing));
+      return;
+    }
+    if (result.changed) {
+      let next: DesiredState;
+      try {
+        next = folder.toState(parts.file);
+      } catch (error) {
+        const message = isIpsetsError(error) ? error.message : String(error);
+        this.report('invalid', message, error, digestOf(message));
+        return;
+      }
+      this.state = next;
+      this.options.onChange(next);
+    }
+    if (result.problems.length > 0) {
+      // Every part not in force as it is on disk, each message naming its file.
+      const message = result.problems.map((p) => p.message).join('\n');
+      const error = new IpsetsError('INVALID_INPUT', message, { details: { source: this.options.path, problems: result.problems.map((p) => ({ path: p.file, message: p.message })) } });
+      this.report('invalid', message, error, digestOf(message));
+      return;
+    }
+    this.unsettledKey = undefined;
+    if (this.problem !== undefined) {
+      this.problem = undefined;
+      this.lastProblemKey = undefined;
+      this.options.onRecovered();
+    }
   }
 
   private report(kind: DesiredProblemKind, message: string, error: unknown, seen: string | undefined): void {
@@ -195,8 +270,9 @@ export class DesiredSource {
   /** Watches the file's folder and, when it is a symlink, the folder it resolves to (re-resolved after every swap). */
   private async rewatch(): Promise<void> {
     if (this.closed) return;
-    const dirs = [dirname(this.options.path)];
-    const real = await realpath(this.options.path).catch(() => undefined);
+    // A folder of parts: the folder itself (a `..data` swap, a part renamed into place, an in-place write).
+    const dirs = [this.parts === undefined ? dirname(this.options.path) : this.options.path];
+    const real = this.parts === undefined ? await realpath(this.options.path).catch(() => undefined) : undefined;
     if (real !== undefined && dirname(real) !== dirs[0]) dirs.push(dirname(real));
     if (dirs.join('\0') === this.watchedDirs.join('\0')) return;
     for (const w of this.watchers) w.close();
@@ -215,7 +291,7 @@ export class DesiredSource {
   }
 }
 
-function readOptions(options: DesiredSourceOptions): { what: string; limit?: number } {
+function readOptions(options: Pick<DesiredSourceOptions, 'limit'>): { what: string; limit?: number } {
   return { what: WHAT, ...(options.limit === undefined ? {} : { limit: options.limit }) };
 }
 

@@ -8,6 +8,7 @@
  * the apply in flight, or after aborting it once `--grace` ran out; a second signal
  * forces the exit. At `--max-failures` failing applies in a row it exits 5.
  */
+import { stat } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
@@ -35,6 +36,7 @@ import { lockPathFor } from '../kernel-lock.js';
 import { listenForStop } from '../signals.js';
 import { wrapPort } from '../port-wrap.js';
 import { DesiredSource } from '../agent/desired-source.js';
+import type { DesiredProblemKind } from '../agent/desired-source.js';
 import { allowed, guardDestroyBudget } from '../destroy-budget.js';
 import { checkKernelAfterEarlyEnd, endedEarlyBy, formatKernelCheck } from '../kernel/after-abort.js';
 import { labelsOf } from '../output/labels.js';
@@ -97,6 +99,11 @@ async function ipsetVersionLabel(options: KernelOptions): Promise<string> {
   return found.version ?? 'unknown';
 }
 
+/** True when `path` is a folder (of desired-state parts); false for anything else, missing included. */
+async function isFolder(path: string): Promise<boolean> {
+  return (await stat(path).catch(() => undefined))?.isDirectory() === true;
+}
+
 /** The exit code of one apply: 0 converged, 3 converged except in-use leftovers, 1 not converged. */
 function exitOfReport(report: ApplyReport): number {
   if (!report.converged) return EXIT.failed;
@@ -145,29 +152,42 @@ export async function agentCommand(file: string, options: AgentCommandOptions, i
     addProcessMetrics(registry, { version: cliVersion(), ipsetVersion: await ipsetVersionLabel(options) });
     let scheduler: ApplyScheduler | undefined;
     let probes: AgentProbes | undefined;
-    const source = await DesiredSource.open(
-      {
-        path,
-        debounceMs: options.debounceMs,
-        load: (text) => desiredStateOf(parseDesiredText(text, { source: path, ...(options.owner === undefined ? {} : { owner: options.owner, ownerSource: '--owner' }) })),
-        onChange: () => scheduler?.trigger('file changed'),
-        onProblem: (kind, message, error) => {
-          metrics.fileError();
-          metrics.fileValid(false);
-          probes?.setFileProblem(message);
-          log.warn(
-            { file: path, problem: kind, err: error },
-            `${kind === 'missing' ? 'the desired file is missing' : kind === 'invalid' ? 'the desired file is invalid' : 'the desired file cannot be read'}; keeping the last good state`,
-          );
-        },
-        onRecovered: () => {
-          metrics.fileValid(true);
-          probes?.setFileProblem(undefined);
-          log.info({ file: path }, 'the desired file is valid again');
-        },
-        ...(options.watch === false ? { watch: false } : {}),
+    const ownerOption = options.owner === undefined ? {} : { owner: options.owner, ownerSource: '--owner' };
+    // A folder is a desired state made of parts (a projected volume of several ConfigMaps).
+    const folder = await isFolder(path);
+    const sourceOptions = {
+      path,
+      debounceMs: options.debounceMs,
+      onChange: () => scheduler?.trigger('file changed'),
+      onProblem: (kind: DesiredProblemKind, message: string, error: unknown) => {
+        metrics.fileError();
+        metrics.fileValid(false);
+        probes?.setFileProblem(message);
+        const what = folder
+          ? kind === 'missing'
+            ? 'the desired folder has no usable part'
+            : 'a desired-state part is invalid or conflicts with another part'
+          : kind === 'missing'
+            ? 'the desired file is missing'
+            : kind === 'invalid'
+              ? 'the desired file is invalid'
+              : 'the desired file cannot be read';
+        log.warn({ file: path, problem: kind, err: error }, `${what}; keeping the last good state`);
       },
-    );
+      onRecovered: () => {
+        metrics.fileValid(true);
+        probes?.setFileProblem(undefined);
+        log.info({ file: path }, 'the desired file is valid again');
+      },
+      ...(options.watch === false ? { watch: false } : {}),
+    };
+    const source = folder
+      ? await DesiredSource.openFolder(sourceOptions, {
+          parts: ownerOption,
+          toState: desiredStateOf,
+          onPartRead: (part) => log.info({ part }, 'desired part changed; re-read it'),
+        })
+      : await DesiredSource.open({ ...sourceOptions, load: (text) => desiredStateOf(parseDesiredText(text, { source: path, ...ownerOption })) });
     await openKernel(options, io.cwd);
 
     const holder = { desiredState: (): DesiredState => source.desired };
@@ -337,7 +357,8 @@ export async function agentCommand(file: string, options: AgentCommandOptions, i
       log.info({ address: `${host}:${bound.port}`, url: `http://${host}:${bound.port}/metrics` }, 'serving /metrics, /livez and /readyz');
     }
     await source.start();
-    log.info({ file: path, lockFile, intervalMs: options.intervalMs, debounceMs: options.debounceMs }, 'agent started');
+    const parts = source.partFiles;
+    log.info({ file: path, ...(parts === undefined ? {} : { parts: parts.length }), lockFile, intervalMs: options.intervalMs, debounceMs: options.debounceMs }, 'agent started');
     scheduler.trigger('start');
     scheduler.start();
 

@@ -53,7 +53,7 @@ export interface ApplyCommandOptions extends KernelOptions {
 }
 
 /** Runs `ipsets apply`; returns the exit code. */
-export async function applyCommand(file: string, options: ApplyCommandOptions, io: CliIo): Promise<number> {
+export async function applyCommand(file: string | readonly string[], options: ApplyCommandOptions, io: CliIo): Promise<number> {
   const log = createDeferredLogger({
     stream: io.stderr,
     ...(options.logFormat === undefined ? {} : { format: options.logFormat }),
@@ -99,7 +99,7 @@ export async function applyCommand(file: string, options: ApplyCommandOptions, i
       const reads = prefetchReads(port);
       const desired = desiredStateOf(desiredFile);
       // Inside the lock: the count of owned sets it would destroy is read from the kernel it changes.
-      await guardDestroyBudget(desired, reads, { source: file, ...allowed(options) });
+      await guardDestroyBudget(desired, reads, { source: typeof file === 'string' ? file : file.join(' '), ...allowed(options) });
       const report = await reconcileIPSets(desired, reads);
       // A session that ended early (stop, --timeout, a killed restore) saw none of the
       // killed restore's lines acknowledged: the kernel, read again inside the lock

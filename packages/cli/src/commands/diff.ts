@@ -32,7 +32,7 @@ export interface DiffCommandOptions extends KernelOptions {
 }
 
 /** Runs `ipsets diff`; returns the exit code. */
-export async function diffCommand(file: string, options: DiffCommandOptions, io: CliIo): Promise<number> {
+export async function diffCommand(file: string | readonly string[], options: DiffCommandOptions, io: CliIo): Promise<number> {
   await checkKernelOptions(options);
   const desiredFile = await loadDesiredInput(file, io, options.stdin, options.owner);
   const desired = desiredStateOf(desiredFile);

@@ -123,7 +123,7 @@ export async function readSaveSnapshot(
 }
 
 /** Runs `ipsets plan`; returns the exit code. */
-export async function planCommand(file: string, options: PlanCommandOptions, io: CliIo): Promise<number> {
+export async function planCommand(file: string | readonly string[], options: PlanCommandOptions, io: CliIo): Promise<number> {
   if (file === '-' && options.save === '-') {
     throw new IpsetsError('INVALID_ARGUMENT', 'FILE and --save cannot both be "-" (stdin); give one of them as a file');
   }

@@ -31,7 +31,13 @@ regular UTF-8 file of at most 256 MiB, nested at most 64 levels deep, is read.
 apply and agent refuse a FILE that would destroy more than half of the owned sets the
 kernel holds and more than 10 of them, or that has no sets and would destroy any (a cut
 or badly rendered file looks like this): --allow-destroy (or --allow-empty, for a FILE
-with no sets) destroys them on purpose.`;
+with no sets) destroys them on purpose.
+
+FILE may be a folder: its *.yaml, *.yml and *.json files (and the .gz of each,
+gunzipped up to 64 MiB of text) are parts of one desired state, read in name order
+(names starting with "." are skipped). Every part has the same owner and scheme, each
+set is declared in one part, a list may name sets of other parts. plan, diff and
+apply also take several FILEs: the parts of one desired state, by the same rules.`;
 
 /** Which kernel a command uses, and which sets it owns. */
 export const KERNEL_HELP = `
@@ -65,4 +71,7 @@ export const AGENT_HELP = `
 Probes: /livez answers 200 while the loop runs and no apply is stuck; /readyz answers 200
 once the first apply finished, the last one converged (or only in-use sets remain) and
 FILE is valid, else 503 with the reason. /healthz is an alias of /readyz.
-FILE may be a Kubernetes ConfigMap volume: its ..data symlink swaps are followed.`;
+FILE may be a Kubernetes ConfigMap volume: its ..data symlink swaps are followed.
+FILE may be a folder of parts (a projected volume of several ConfigMaps): a change
+re-reads only the parts whose bytes changed; a bad part, or one that conflicts with
+another, keeps its last good content and /readyz names the file.`;
