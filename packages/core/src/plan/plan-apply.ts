@@ -17,6 +17,7 @@ import type { DirtySnapshot, PlanSetView } from '../manager/basis.js';
 import type { SetCapacity } from '../model/capacity.js';
 import { effectiveCapacity, withInitialHashsize } from '../model/capacity.js';
 import { isListName } from '../model/set-types.js';
+import { isOwnedSetName } from '../model/naming.js';
 import { growMaxelem, pushRebuildLines } from './rebuild.js';
 import type { GrowthPolicy } from './rebuild.js';
 import { chooseTemporary, destroyOrder, savedFate, targetCapacity, temporaryCandidates } from './set-fate.js';
@@ -287,8 +288,9 @@ function createCapacity(t: Target): SetCapacity {
 /**
  * The reference's save-file variant (`fileCreatorForApplyWithSaveFile`, docs/reference-behaviour.md §d.2) without
  * its parser quirks, with the fates of set-fate.ts: a dirty set the save holds with
- * another type or family is destroyed and recreated (its `-X` first; refused, the set
- * stays intact and its section is dropped); one with another maxelem (or that outgrew
+ * another type or family is destroyed and recreated (its `-X` first, lists first, after
+ * every owned list holding it lets go of it, `-D`, to hold it again once created;
+ * refused, the set stays intact and its section is dropped); one with another maxelem (or that outgrew
  * it), or holding a member that is not in the canonical form ipset prints for its type
  * (never copied into a `-D` line, `unreadable-members-rebuilt` note), is rebuilt
  * through a temporary set and swap. Then creates for every set to add or update; then
@@ -315,13 +317,31 @@ export function planApplyWithSave(source: PlanSource, save: SaveSnapshot, option
     if (t !== undefined && !saved.has(t)) saved.set(t, s);
   }
   const fates = new Map<Target, ReturnType<typeof savedFate>>();
-  for (const [t, s] of saved) {
-    const fate = savedFate(s, t.set.info.createSpec, t.capacity, t.set.memberCount, growth, undefined);
-    fates.set(t, fate);
-    if (fate.fate === 'recreate') {
-      b.notes.push({ set: t.set.kernelName, kind: 'type-conflict-recreated', message: `set ${t.set.name}: ${fate.reason}; destroyed and recreated` });
-      b.pieces.push({ op: 'destroy', set: t.set.kernelName, section: t.section, onError: APPLY_HANDLERS.destroyToRecreate });
+  for (const [t, s] of saved) fates.set(t, savedFate(s, t.set.info.createSpec, t.capacity, t.set.memberCount, growth, undefined));
+  const recreated = new Set<string>();
+  for (const [t, fate] of fates) if (fate.fate === 'recreate') recreated.add(t.set.kernelName);
+  // The kernel refuses -X of a set a list holds: every owned list the save shows holding
+  // a set to recreate lets go of it first (as in reconcile) and holds it again once it
+  // is created — a dirty list through its diff below, any other list here.
+  const released = new Map<string, Set<string>>();
+  for (const s of save.sets) {
+    if (s.type !== 'list:set' || recreated.has(s.name) || !isOwnedSetName(s.name, snapshot.owner)) continue;
+    const t = byKernelName.get(s.name);
+    const section = t?.section ?? addOrUpdateSection(s.name);
+    for (const m of s.members) {
+      if (!recreated.has(m)) continue;
+      let held = released.get(s.name);
+      if (held === undefined) released.set(s.name, (held = new Set()));
+      if (held.has(m)) continue;
+      held.add(m);
+      b.pieces.push({ op: 'del', set: s.name, member: m, section, onError: APPLY_HANDLERS.delFromList });
     }
+  }
+  // Lists first: a recreated list releases its members before they are destroyed.
+  for (const [t, fate] of destroyOrder([...fates], ([t]) => t.set.info.kind === 'list')) {
+    if (fate.fate !== 'recreate') continue;
+    b.notes.push({ set: t.set.kernelName, kind: 'type-conflict-recreated', message: `set ${t.set.name}: ${fate.reason}; destroyed and recreated` });
+    b.pieces.push({ op: 'destroy', set: t.set.kernelName, section: t.section, onError: APPLY_HANDLERS.destroyToRecreate });
   }
   for (const t of sets) {
     const fate = fates.get(t);
@@ -332,19 +352,24 @@ export function planApplyWithSave(source: PlanSource, save: SaveSnapshot, option
     const fate = fates.get(t)!;
     if (fate.fate === 'rebuild') b.rebuild(t.set, t.section, fate.capacity, k);
     else if (fate.fate === 'recreate') b.addAll(t.set, t.section);
-    else diffAgainstKernel(b, t, s, fate.capacity, k);
+    else diffAgainstKernel(b, t, s, fate.capacity, k, released.get(t.set.kernelName));
+  }
+  for (const [list, members] of released) {
+    if (byKernelName.has(list)) continue;
+    for (const m of members) b.pieces.push({ op: 'add', set: list, member: m, section: addOrUpdateSection(list), onError: APPLY_HANDLERS.addToList });
   }
   for (const t of sets) if (!saved.has(t)) b.addAll(t.set, t.section);
   b.destroyBlock(entries, (name) => k.orphans(name));
   return b.plan(basis);
 }
 
-function diffAgainstKernel(b: Builder, t: Target, saved: SavedSet, capacity: SetCapacity, k: Knowledge): void {
+/** `released`: members this plan already deleted from the kernel list (around their recreate), absent from it here. */
+function diffAgainstKernel(b: Builder, t: Target, saved: SavedSet, capacity: SetCapacity, k: Knowledge, released?: ReadonlySet<string>): void {
   const { set, section } = t;
   const kernel = new Set<string>();
   const start = b.mark();
   for (const m of saved.members) {
-    if (kernel.has(m)) continue;
+    if (kernel.has(m) || released?.has(m) === true) continue;
     kernel.add(m);
     if (set.hasMember(m)) continue;
     if (!isCanonicalMember(set.info.kernelType, m, set.info.family)) {

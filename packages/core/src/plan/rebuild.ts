@@ -42,6 +42,26 @@ export function leavesTemporary(line: PlanLine): boolean {
 }
 
 /**
+ * The plan indices of the lines of the rebuild whose swap is `lines[swap]` that come
+ * before it, from its `-X T` (line 1) on. After a crash the kernel may or may not have
+ * run the swap: resending only the adds and the swap would then swap the old contents
+ * back into the live set, so a session restarts the whole rebuild instead — `-X T`
+ * removes whichever contents T holds, and the swap runs once on a full temporary.
+ */
+export function rebuildLinesBefore(lines: readonly PlanLine[], swap: number): number[] {
+  const w = lines[swap];
+  if (w === undefined || w.op !== 'swap' || w.subject === undefined) return [];
+  const out: number[] = [];
+  for (let i = swap - 1; i >= 0; i--) {
+    const l = lines[i]!;
+    if (l.subject !== w.subject || l.set !== w.set || l.section !== w.section) break;
+    out.push(i);
+    if (l.op === 'destroy') break;
+  }
+  return out.reverse();
+}
+
+/**
  * The set a plan line is for, in reports that group lines by set: its `subject` (a
  * rebuild's lines 1-4, reported for the live set), the live set of a rebuild's cleanup
  * line, else the set it names.

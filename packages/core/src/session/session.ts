@@ -28,7 +28,7 @@ import { classifyIpsetError } from './classify.js';
 import { IpsetsError, isIpsetsError, quote } from '../errors.js';
 import { renderRestore } from './render.js';
 import { planLineCount } from '../plan/line-runs.js';
-import { leavesTemporary } from '../plan/rebuild.js';
+import { leavesTemporary, rebuildLinesBefore } from '../plan/rebuild.js';
 import { laterLinesOfSetFail } from './set-failures.js';
 import type { IpsetsErrorCode } from '../errors.js';
 import type {
@@ -264,12 +264,32 @@ export function createRestoreSession(plan: RestorePlan, options: RestoreSessionO
     }
   }
 
+  /**
+   * `indices` with the earlier lines of every rebuild whose swap they hold (rebuild.ts
+   * `rebuildLinesBefore`): after a crash, a swap may have run or not, and only a
+   * rebuild restarted from its `-X` of the temporary is right either way.
+   */
+  function withRebuildStarts(indices: readonly number[]): number[] {
+    let extra: number[] | undefined;
+    const held = new Set(indices);
+    for (const i of indices) {
+      if (plan.lines[i]!.op !== 'swap') continue;
+      for (const j of rebuildLinesBefore(plan.lines, i)) {
+        if (held.has(j) || skippedAt[j]) continue;
+        held.add(j);
+        (extra ??= []).push(j);
+      }
+    }
+    return extra === undefined ? [...indices] : [...indices, ...extra].sort((a, b) => a - b);
+  }
+
   function recordFailure(attempt: Attempt, result: CommandResult): void {
     const { indices } = attempt;
     const base = classifyIpsetError(result.stderr, { exitCode: result.exitCode, signal: result.signal });
 
     // A signal or a crash: the kernel state is unknown, so nothing of this attempt counts
-    // as applied and all of it is resent (idempotent under -exist) — once.
+    // as applied and all of it is resent (idempotent under -exist) — once. A swap is not
+    // idempotent: a rebuild whose swap was in the attempt restarts from its first line.
     if (result.signal !== undefined || base.kind === 'crash') {
       const again =
         lastCrash !== undefined && lastCrash.length === indices.length && lastCrash.every((v, k) => v === indices[k]);
@@ -279,6 +299,7 @@ export function createRestoreSession(plan: RestorePlan, options: RestoreSessionO
         end('RESTORE_FAILED', `${describe(attempt, result)}; the same input crashed ipset twice, giving up.`, base);
         return;
       }
+      pending = withRebuildStarts(indices);
       conclude(attempt, result, 'retry', base);
       return;
     }

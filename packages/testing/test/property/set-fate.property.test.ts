@@ -17,6 +17,7 @@ import { describe, expect, it } from 'vitest';
 import {
   IPSetManager,
   applyIPSets,
+  applyIPSetsWithSave,
   parseListHeaders,
   parseListNames,
   parseSave,
@@ -201,9 +202,17 @@ describe('set fates over the four planners', () => {
           const refs = referencesOf(kernel);
           const desired = manager.desiredState();
           const plans = { planApplyWithSave: planApplyWithSave(manager, save), planReconcile: planReconcile(desired, save, headers) };
+          // References from outside the saved lists (iptables rules): only reconcile reads
+          // them. A list's fate also hangs on its members': apply with a save releases a
+          // member it recreates (-D, then -A once created) even when a rule makes the
+          // kernel refuse that -X, where reconcile, seeing the rule, leaves the list alone.
+          const held = new Map<string, number>();
+          for (const s of save.sets) if (s.type === 'list:set') for (const m of new Set(s.members)) held.set(m, (held.get(m) ?? 0) + 1);
+          const fromRules = (name: string): number => (refs.get(name) ?? 0) - (held.get(name) ?? 0);
           for (const d of manager.dirtySets()) {
             const name = d.kernelName;
             if (!refs.has(name) || refs.get(name)! > 0 || !desired.sets.some((s) => s.name === name)) continue;
+            if (save.sets.find((s) => s.name === name)?.members.some((m) => fromRules(m) > 0) === true) continue;
             const fates = Object.fromEntries(Object.entries(plans).map(([p, plan]) => [p, fateIn(plan, name, true)]));
             expect(new Set(Object.values(fates)).size, `${name}: ${JSON.stringify(fates)}`).toBe(1);
           }
@@ -211,6 +220,35 @@ describe('set fates over the four planners', () => {
       ),
       fcOptions(FILE, 300),
     );
+  });
+});
+
+describe('regressions found by the set-fate properties', () => {
+  // A list names the empty set (addEmptySetToLists); the kernel holds that set with family inet6.
+  async function applyWithSaveToInet6ListMember(ruleReferencesMember: boolean) {
+    const manager = new IPSetManager({ mode: 'on-need', addEmptySetToLists: true });
+    manager.addReference({ name: 'team:a', type: 'keyValueLabelOfNamespace' }, 'prod/deny-all', 'netpol');
+    const list = manager.desiredState().sets.find((s) => s.spec === 'setlist')!.name;
+    const member = manager.desiredState().sets.find((s) => s.spec !== 'setlist')!.name;
+    const kernel = new FakeKernel();
+    expect(kernel.restore(`create ${member} hash:net family inet6\ncreate ${list} list:set\nadd ${list} ${member}\n`).exitCode).toBe(0);
+    if (ruleReferencesMember) kernel.reference(member);
+    const report = await applyIPSetsWithSave(manager, createFakePort(kernel));
+    return { report, save: kernel.saveText(), list, member };
+  }
+
+  it('apply with a save recreates a list member of another family (was: its -X came first, the kernel refused it while the list held the set, and the set kept family inet6, failed at every apply)', async () => {
+    const { report, save, list, member } = await applyWithSaveToInet6ListMember(false);
+    expect(report.converged).toBe(true);
+    expect(save).toContain(`create ${member} hash:net family inet `);
+    expect(save).toContain(`add ${list} ${member}\n`);
+  });
+
+  it('apply with a save: when a rule also references the member, its -X is refused, and the list holds the member again', async () => {
+    const { report, save, list, member } = await applyWithSaveToInet6ListMember(true);
+    expect(report.converged).toBe(false);
+    expect(save).toContain(`create ${member} hash:net family inet6 `);
+    expect(save).toContain(`add ${list} ${member}\n`);
   });
 });
 

@@ -10,6 +10,7 @@ import { planReconcile } from '../../../src/plan/plan-reconcile.js';
 import { temporaryName } from '../../../src/plan/rebuild.js';
 import { chooseTemporary } from '../../../src/plan/set-fate.js';
 import { renderRestore } from '../../../src/session/render.js';
+import { parseSave } from '../../../src/parse/save-parser.js';
 import type { ApplyReport, DesiredState, RestorePlan, SavedSet, SetHeader } from '../../../src/types.js';
 
 const OWNER = 'azure-npm-';
@@ -105,5 +106,39 @@ describe('temporaries that cannot block their set (a stuck temporary blocked it 
     const text = renderRestore(plan);
     expect(text).toContain(`-X ${t0}\n-X ${t1}\n-N ${t1} --exist nethash\n`);
     expect(text).not.toMatch(/^-F /m);
+  });
+});
+
+describe('a recreated set an owned list holds (apply with a save planned "-X" of a list member, which the kernel refuses)', () => {
+  // A list names the empty set (addEmptySetToLists); the kernel holds that set with family inet6.
+  function listHoldingInet6Member(): { m: IPSetManager; list: string; member: string; save: ReturnType<typeof parseSave> } {
+    const m = new IPSetManager({ mode: 'on-need', addEmptySetToLists: true });
+    m.addReference({ name: 'team:a', type: 'keyValueLabelOfNamespace' }, 'prod/deny-all', 'netpol');
+    const sets = m.desiredState().sets;
+    const list = sets.find((s) => s.spec === 'setlist')!.name;
+    const member = sets.find((s) => s.spec !== 'setlist')!.name;
+    const save = parseSave(`create ${member} hash:net family inet6 maxelem 4294967295\ncreate ${list} list:set\nadd ${list} ${member}\n`);
+    return { m, list, member, save };
+  }
+
+  it('apply with a save: the list lets go of the member before its -X and adds it back after its -N, as reconcile does', () => {
+    const { m, list, member, save } = listHoldingInet6Member();
+    const text = renderRestore(planApplyWithSave(m, save));
+    const lines = text.trim().split('\n');
+    const del = lines.indexOf(`-D ${list} ${member}`);
+    const destroy = lines.indexOf(`-X ${member}`);
+    const create = lines.indexOf(`-N ${member} --exist nethash`);
+    const add = lines.indexOf(`-A ${list} ${member}`);
+    expect({ del, destroy, create, add }).toEqual({ del: 0, destroy: 1, create: 2, add: expect.any(Number) });
+    expect(add).toBeGreaterThan(create);
+    expect(text).not.toMatch(/^-F /m);
+  });
+
+  it('apply with a save and reconcile plan the same lines for the list', () => {
+    const { m, list, save } = listHoldingInet6Member();
+    // The list's hold is the member's only reference.
+    const headers: SetHeader[] = save.sets.map((s) => ({ name: s.name, type: s.type, header: s.options, references: s.type === 'list:set' ? 0 : 1, entries: s.members.length }));
+    const ofList = (plan: RestorePlan): string[] => renderRestore(plan).trim().split('\n').filter((l) => l.startsWith(`-D ${list} `) || l.startsWith(`-A ${list} `));
+    expect(ofList(planApplyWithSave(m, save))).toEqual(ofList(planReconcile(m.desiredState(), save, headers)));
   });
 });

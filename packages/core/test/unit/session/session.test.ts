@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { IpsetsError } from '../../../src/errors.js';
 import { renderRestore } from '../../../src/session/render.js';
+import { pushRebuildLines } from '../../../src/plan/rebuild.js';
 import { createRestoreSession, pendingBatchStart, runRestoreSession } from '../../../src/session/session.js';
 import type { PlanLine, RestorePlan } from '../../../src/types.js';
 import { add, addToList, create, del, destroy, flush, planOf } from '../../helpers/plan-builders.js';
@@ -596,5 +597,22 @@ describe('restore session: one bad set never blocks another (failures that repea
     expect(report.failedSets).toEqual(bad);
     expect(report.linesApplied).toBe(100 * 21 + 3 * 6);
     expect(report.skipped).toHaveLength(3 * 15);
+  });
+});
+
+describe('restore session: a crash during a rebuild', () => {
+  it('restarts the rebuild from its "-X temporary" when the crashed attempt held its swap (resending only the adds and the swap swapped the old contents back into the live set after a swap the crash had let through)', async () => {
+    const lines: PlanLine[] = [];
+    pushRebuildLines((l) => lines.push(l), { name: A, spec: 'nethash', capacity: {}, section: `add-or-update ${A}` }, B, ['10.0.0.1', '10.0.0.2']);
+    const plan = planOf(...lines);
+    // -X B, -N B applied, then busy at the first add; the resent adds, swap and cleanup crash.
+    const port = createScriptedPort({ restore: [lineError(3, MSG.busy), killed('SIGKILL'), ok()] });
+    const report = await runRestoreSession(plan, port);
+    expect(port.restores.map((t) => indicesOf(plan, t))).toEqual([
+      [0, 1, 2, 3, 4, 5],
+      [2, 3, 4, 5],
+      [0, 1, 2, 3, 4, 5],
+    ]);
+    expect(report.converged).toBe(true);
   });
 });
