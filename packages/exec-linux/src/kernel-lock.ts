@@ -31,7 +31,7 @@
  */
 import { spawn } from 'node:child_process';
 import { constants as fsConstants } from 'node:fs';
-import { mkdir, open } from 'node:fs/promises';
+import { lstat, mkdir, open } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
@@ -244,7 +244,9 @@ async function openLockFile(path: string): Promise<FileHandle> {
     file = await open(path, fsConstants.O_RDWR | fsConstants.O_CREAT | NO_FOLLOW, 0o600);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ELOOP') throw unavailable('is a symbolic link; refusing to follow it: pass the real path of a lock file', code, error);
+    // A link owned by another user in a sticky folder fails with EACCES (fs.protected_symlinks) before ELOOP.
+    const link = code === 'ELOOP' || (code === 'EACCES' && (await lstat(path).then((st) => st.isSymbolicLink(), () => false)));
+    if (link) throw unavailable('is a symbolic link; refusing to follow it: pass the real path of a lock file', code, error);
     throw unavailable(`cannot be opened (${code ?? String(error)}); run as root, or pass a lock path in a folder this user can write`, code, error);
   }
   try {
