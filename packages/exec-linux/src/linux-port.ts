@@ -72,9 +72,9 @@ export const DEFAULT_RESTORE_DIR = '/run/ipsets/restore';
  */
 export const DEFAULT_MAX_OUTPUT_BYTES = 256 * 1024 * 1024;
 
-/** How much of ipset's stderr a result keeps: its first 32 KiB and last 16 KiB, and a count of the rest. */
-export const STDERR_HEAD_BYTES = 32 * 1024;
-export const STDERR_TAIL_BYTES = 16 * 1024;
+/** How much of ipset's stderr a result keeps: its first 8 KiB and last 2 KiB, and a count of the rest. */
+export const STDERR_HEAD_BYTES = 8 * 1024;
+export const STDERR_TAIL_BYTES = 2 * 1024;
 
 /** Default limit of one `ipset restore` (5 minutes): a 1,000,000-line restore takes a few seconds. */
 export const DEFAULT_RESTORE_TIMEOUT_MS = 5 * 60_000;
@@ -107,7 +107,7 @@ const NOT_PERMITTED = /Kernel error received: Operation not permitted|^setting t
  *   are fine): ipset never reads a partial text, even if this process dies meanwhile.
  * - Every child inherits the kernel locks this process holds, so a lock outlives a
  *   writer that dies while its ipset still runs.
- * - A result's `stderr` keeps at most its first 32 KiB and last 16 KiB.
+ * - A result's `stderr` keeps at most its first 8 KiB and last 2 KiB.
  * - `save()` runs `ipset save`, `listNames()` `ipset list -n`, `listHeaders()` `ipset list -t`.
  * - Non-zero exit codes resolve with the {@link CommandResult}: they are data for the
  *   recovery session. A child killed by a signal resolves with `signal` set and
