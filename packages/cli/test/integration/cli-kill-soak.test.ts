@@ -276,4 +276,56 @@ exec ${REAL_IPSET} "$@"
     expect(check.exitCode).toBe(0);
     await checkAfterKill(stats);
   });
+
+  it('a writer SIGKILLed mid-restore while a second one waits: the second starts only after the orphaned ipset exited, and its report is true', { timeout: 300_000 }, async () => {
+    // Defect pinned: the lock died with the writer while its ipset still wrote; the waiting
+    // apply planned from a kernel the orphan was still changing and reported converged
+    // (exit 0) with sets left empty.
+    const calls = join(dir, 'calls.log');
+    const slow = join(dir, 'slow-ipset');
+    // Logs every call (pid, start and end in ns, argv); a restore waits 2 s before it reads.
+    await writeFile(
+      slow,
+      `#!/bin/sh
+echo "start $$ $(date +%s%N) $*" >> ${calls}
+case "$*" in *restore*) sleep 2;; esac
+${REAL_IPSET} "$@"; rc=$?
+echo "end $$ $(date +%s%N) $*" >> ${calls}
+exit $rc
+`,
+      { mode: 0o755 },
+    );
+    await writeFile(join(dir, 'a.json'), desired(0));
+    await writeFile(join(dir, 'c.json'), desired(2));
+    await writeFile(calls, '');
+    const run = (file: string) =>
+      execa(process.execPath, [BIN, 'apply', file, '--netns', ns.name, '--ipset', slow, '--lock-file', lockFile, '--wait', '120s', '--json'], { cwd: dir, reject: false });
+    const first = run('a.json');
+    for (;;) {
+      if ((await readFile(calls, 'utf8')).includes('restore')) break;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    const second = run('c.json');
+    // The second is waiting for the lock (it logs that it waits) when the first dies.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    first.kill('SIGKILL');
+    expect((await first).signal).toBe('SIGKILL');
+    const done = await second;
+    expect(done.exitCode).toBe(0);
+    const log = (await readFile(calls, 'utf8')).trim().split('\n').map((line) => {
+      const [event, pid, at, ...argv] = line.split(' ');
+      return { event, pid, at: BigInt(at!), command: argv.join(' ') };
+    });
+    const orphan = log.find((c) => c.event === 'start' && c.command.includes('restore'))!;
+    const orphanEnd = log.find((c) => c.event === 'end' && c.pid === orphan.pid)!;
+    expect(orphanEnd).toBeDefined();
+    // The first kernel command of the second writer (it runs only under the lock).
+    const secondStart = log.find((c) => c.event === 'start' && c.at > orphan.at && c.pid !== orphan.pid && /save|list|restore/.test(c.command))!;
+    expect(secondStart.at).toBeGreaterThan(orphanEnd.at);
+    // Its report is true: the kernel is what c.json says.
+    expect(JSON.parse(done.stdout)).toMatchObject({ converged: true });
+    const check = await execa(process.execPath, [BIN, 'diff', 'c.json', '--netns', ns.name, '--exit-code'], { cwd: dir, reject: false });
+    expect(check.exitCode).toBe(0);
+    expect(await foreignSave()).toBe(foreignBefore);
+  });
 });
