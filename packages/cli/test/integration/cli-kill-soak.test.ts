@@ -148,7 +148,7 @@ exec ${REAL_IPSET} "$@"
   }
 
   function startCli(args: readonly string[]): { pid: number; exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }> } {
-    const child = spawn(process.execPath, [BIN, ...args, '--netns', ns.name, '--ipset', wrapper, '--lock-file', lockFile, '--wait', '120s', '--log-format', 'json'], {
+    const child = spawn(process.execPath, [BIN, ...args, '--netns', ns.name, '--ipset', wrapper, '--lock-file', lockFile, '--wait', '120s', '--timeout', '30m', '--log-format', 'json'], {
       cwd: dir,
       env: { ...process.env, NO_COLOR: '1' },
       stdio: 'ignore',
