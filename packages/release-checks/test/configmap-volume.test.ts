@@ -58,7 +58,7 @@ describe('the agent on a ConfigMap volume', () => {
     publish(small);
     const agent = spawn(
       process.execPath,
-      [CLI_BIN, 'agent', join(volume, 'desired.yaml'), '--kernel', 'fake', '--state', state, '--interval', '1h', '--debounce', '100ms'],
+      [CLI_BIN, 'agent', join(volume, 'desired.yaml'), '--kernel', 'fake', '--state', state, '--interval', '1h', '--debounce', '100ms', '--no-metrics'],
       { cwd: work, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let output = '';

@@ -4,7 +4,7 @@
  * baseline build of core against core's sources, on the same dirty manager, samples
  * interleaved. Checks that both sides render the same text first.
  *
- *   node --expose-gc --max-old-space-size=6144 --import tsx src/prototypes/w1-render.ts BASE_DIST [sizes] [reps]
+ *   node --expose-gc --max-old-space-size=6144 --import tsx src/profiles/w1-render.ts BASE_DIST [sizes] [reps]
  *
  * BASE_DIST is a copy of `packages/core/dist` made before the change (its `index.js`).
  */

@@ -2,7 +2,7 @@
  * W1 alone from core's sources, for `node --cpu-prof`: builds the 1M dirty manager,
  * then runs `renderRestore(planApply(manager))` a few times, printing CPU per call.
  *
- *   node --expose-gc --max-old-space-size=6144 --cpu-prof --import tsx src/prototypes/w1-profile.ts [members] [reps]
+ *   node --expose-gc --max-old-space-size=6144 --cpu-prof --import tsx src/profiles/w1-profile.ts [members] [reps]
  */
 import { planApply, renderRestore } from '@ipsets/core';
 import { collect, cpuSince } from '../stats.js';

@@ -4,7 +4,7 @@
  * two interleaved rep by rep. The save is the fake kernel's save of the W1 state, as
  * W2 runs without a kernel.
  *
- *   node --expose-gc --max-old-space-size=6144 --import tsx src/prototypes/w2-parts.ts \
+ *   node --expose-gc --max-old-space-size=6144 --import tsx src/profiles/w2-parts.ts \
  *     [--sizes 10000,100000,1000000] [--reps 5] [--base /path/to/core/src/index.ts]
  *
  * Parts: `desiredState()`, `parseSave`, `parseListHeaders`, `planReconcile`,

@@ -3,7 +3,7 @@
  * at one size, the state built first and left out of the profile: prints the functions
  * with the most self time and writes the profile (for DevTools) next to the working directory.
  *
- *   node --expose-gc --max-old-space-size=6144 --import tsx src/prototypes/w2-profile.ts [members] [calls] [core]
+ *   node --expose-gc --max-old-space-size=6144 --import tsx src/profiles/w2-profile.ts [members] [calls] [core]
  *
  * `core`: a built core to profile instead of the sources (e.g. `../core/dist/index.js`,
  * whose line numbers the profile keeps; the sources run through tsx show line 1).
