@@ -201,14 +201,18 @@ export function createLinuxPort(options: LinuxPortOptions = {}): IpsetPort {
     try {
       // The whole text is on disk before ipset starts: it can only ever read all of it.
       if (input !== undefined) staged = await stageRestoreText(restoreDir, input);
-      if (signal?.aborted === true) throw abortedError(command, display, signal, 'before it started');
+      // (Staging awaited: the caller may have aborted meanwhile.)
+      if (isAborted(signal)) throw abortedError(command, display, signal, 'before it started');
+      // Numeric descriptors go to child_process as they are (execa checks them), though
+      // execa's types list no numbers for stdio.
+      const stdio = [staged?.fd ?? 'ignore', 'pipe', 'pipe', ...heldLockDescriptors()] as unknown as ['ignore', 'pipe', 'pipe'];
       const subprocess = execa(file, args, {
         // Its own process group: a terminal's Ctrl-C (SIGINT to the foreground group)
         // reaches only us, and our stop logic decides (grace, then abort with a report).
         detached: true,
         // stdin: the staged file itself (the kernel's descriptor, not a pipe we feed);
         // fds 3…: the kernel locks we hold, so that they live as long as this child.
-        stdio: [staged?.fd ?? 'ignore', 'pipe', 'pipe', ...heldLockDescriptors()],
+        stdio,
         buffer: { stdout: true, stderr: false },
         reject: false,
         stripFinalNewline: false,
@@ -288,6 +292,10 @@ export function checkNetnsName(netns: string): void {
       { details: { netns } },
     );
   }
+}
+
+function isAborted(signal: AbortSignalLike | undefined): boolean {
+  return signal?.aborted === true;
 }
 
 function abortedError(
