@@ -81,7 +81,7 @@ const STAGED = /^restore-(\d+)-[0-9a-f]{16}$/;
 export interface StagedText {
   /** A read-only descriptor at offset 0: the child's stdin. */
   readonly fd: number;
-  /** Closes our descriptor and removes the file (the child keeps its own copy of the descriptor). */
+  /** Closes our descriptor (the child keeps its own copy; the file has no name any more). */
   dispose(): Promise<void>;
 }
 
@@ -93,7 +93,10 @@ export interface StagedText {
  * reads the whole text or nothing: never a line cut at a pipe-buffer boundary, such
  * as a bare `-F` (which flushes every set of the namespace) or a member cut short.
  *
- * Files of writers that died before they removed theirs are removed first.
+ * The file's name is removed once it is open for reading, before ipset starts: ipset
+ * reads it through the inherited descriptor. A writer killed in the moment between
+ * creating and removing it leaves a file; the next restore removes such files of
+ * writers that no longer exist.
  *
  * @throws IpsetsError `IPSET_UNAVAILABLE` (`details.reason: 'restore-file'`) when the folder or file cannot be made or written.
  */
@@ -120,6 +123,9 @@ export async function stageRestoreText(dir: string, text: string): Promise<Stage
       await writer.close();
     }
     reader = await open(path, fsConstants.O_RDONLY | NO_FOLLOW);
+    // The name goes before ipset starts: the descriptor is all it needs, and a writer
+    // killed from here on leaves nothing behind.
+    await rm(path);
   } catch (error) {
     await reader?.close().catch(() => undefined);
     await rm(path, { force: true }).catch(() => undefined);
@@ -135,10 +141,7 @@ export async function stageRestoreText(dir: string, text: string): Promise<Stage
   return {
     fd: handle.fd,
     dispose() {
-      disposed ??= (async () => {
-        await handle.close().catch(() => undefined);
-        await rm(path, { force: true }).catch(() => undefined);
-      })();
+      disposed ??= handle.close().catch(() => undefined);
       return disposed;
     },
   };

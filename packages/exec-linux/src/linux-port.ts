@@ -35,7 +35,7 @@ export interface LinuxPortOptions {
   timeoutMs?: number;
   /**
    * The folder each restore text is written to, completely, before ipset starts (it
-   * reads the file as its stdin; the file is removed as soon as ipset has it open).
+   * reads the file as its stdin; the file's name is removed before ipset starts).
    * Made 0700 when missing; refused when it is a link, another user's, or cannot be
    * made private. Default {@link DEFAULT_RESTORE_DIR} for root, else
    * `<tmpdir>/ipsets-restore-<uid>`.
@@ -221,7 +221,7 @@ export function createLinuxPort(options: LinuxPortOptions = {}): IpsetPort {
         forceKillAfterDelay: forceKillAfterMs,
         ...(env === undefined ? {} : { env: { ...env } }),
       });
-      // The child has its own descriptor now: ours and the file's name can go.
+      // The child has its own descriptor now: ours can go.
       void staged?.dispose();
       const stderrText = new BoundedText(STDERR_HEAD_BYTES, STDERR_TAIL_BYTES);
       subprocess.stderr?.on('data', (chunk: Buffer) => stderrText.push(chunk));

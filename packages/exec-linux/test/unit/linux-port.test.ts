@@ -121,7 +121,8 @@ describe('createLinuxPort: timeouts and aborts', () => {
       await bin.behave({ sleep: 30 });
       const pending = rejection(port.restore('-A a 10.0.0.1\n'));
       let pid: number | undefined;
-      while ((pid = await bin.lastPid()) === undefined) await new Promise((resolve) => setImmediate(resolve));
+      // (An empty pid file, caught between its creation and the write, reads as 0.)
+      while (!((pid = await bin.lastPid()) !== undefined && pid > 0)) await new Promise((resolve) => setImmediate(resolve));
       expect(alive(pid)).toBe(true);
       vi.advanceTimersByTime(300);
       const error = await pending;

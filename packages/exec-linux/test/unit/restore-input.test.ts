@@ -100,7 +100,7 @@ describe('restore input: ipset only ever gets the whole text', () => {
 
     const lock = await acquireKernelLock({ path: lockPath, waitMs: 5_000 });
     await lock.release();
-    // The staged file went as soon as ipset had it open.
+    // The staged file lost its name before ipset started: nothing is left behind.
     expect(await readdir(join(dir, 'restore'))).toEqual([]);
   });
 });
