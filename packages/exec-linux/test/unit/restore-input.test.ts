@@ -42,7 +42,8 @@ async function gatedIpset(): Promise<string> {
 d='${dir}'
 stat -L -c '%a %s %F' /proc/self/fd/0 > "$d/stdin-kind"
 echo $$ > "$d/started.tmp" && mv "$d/started.tmp" "$d/started"
-while [ ! -e "$d/go" ]; do sleep 0.02; done
+# (at most ~60 s: a failed test never leaves it looping)
+i=0; while [ ! -e "$d/go" ] && [ $i -lt 3000 ]; do sleep 0.02; i=$((i + 1)); done
 cat > "$d/input"
 : > "$d/done"
 `,
