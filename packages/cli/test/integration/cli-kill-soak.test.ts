@@ -143,7 +143,8 @@ exec ${REAL_IPSET} "$@"
 
   /** Waits until no process holds the kernel lock: the writer and any ipset it started have exited. */
   async function lockFree(): Promise<void> {
-    const result = await execa('flock', ['-w', '120', '-x', lockFile, 'true'], { reject: false });
+    // As long as a restore may run (--timeout 30m): a killed 20,000-set apply's ipset runs for minutes.
+    const result = await execa('flock', ['-w', '1800', '-x', lockFile, 'true'], { reject: false });
     expect(result.exitCode).toBe(0);
   }
 
