@@ -5,12 +5,19 @@
  * (checked before reading and again while reading, for a file that grows), strict
  * UTF-8 (the byte offset of the first bad byte is reported), a leading byte-order mark
  * dropped.
+ *
+ * {@link readInputText} is the one way in: every command and the agent read desired
+ * files and captured saves through it, so a bad file is refused with the same message
+ * whoever reads it. It never throws for a bad file: it returns the text or a
+ * {@link InputProblem} whose `reason` says what was wrong (the agent shows it on `/readyz`).
+ * Symlinks are followed (a Kubernetes ConfigMap volume is a chain of them); what they
+ * lead to must be a regular file.
  */
 import { isUtf8 } from 'node:buffer';
 import { constants } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { IpsetsError } from '@ipsets/core';
-import { formatBytes, quoteCut } from './format.js';
+import { cutText, formatBytes, quoteCut } from './format.js';
 
 /** Largest input file read: 256 MiB (a 1,000,000-member desired file is about 20 MiB). */
 export const MAX_INPUT_BYTES = 256 * 1024 * 1024;
@@ -23,18 +30,75 @@ export interface ReadInputOptions {
   readonly limit?: number;
 }
 
-function tooLarge(name: string, what: string, size: string, limit: number): IpsetsError {
-  return new IpsetsError(
-    'INVALID_INPUT',
-    `${what} ${name} is ${size}; expected at most ${formatBytes(limit)} (a 1,000,000-member desired state is about 20 MiB)`,
-    { details: { source: name, problems: [] } },
-  );
+/**
+ * Why an input file was refused: `missing` (no such file), `unreadable` (any other
+ * error opening or reading it), `not-regular` (a directory, FIFO, device or socket),
+ * `too-large` (over the limit), `not-utf8`.
+ */
+export type InputProblemReason = 'missing' | 'unreadable' | 'not-regular' | 'too-large' | 'not-utf8';
+
+/** A refused input: the reason, and the `INVALID_INPUT` error every reader reports (its `details.reason` is `reason`). */
+export interface InputProblem {
+  readonly reason: InputProblemReason;
+  readonly error: IpsetsError;
+}
+
+/** What {@link readInputText} returns: the text, or why there is none. */
+export type InputText = { readonly ok: true; readonly text: string } | ({ readonly ok: false } & InputProblem);
+
+function inputError(reason: InputProblemReason, message: string, source: string, cause?: unknown, problems: readonly unknown[] = []): IpsetsError {
+  return new IpsetsError('INVALID_INPUT', message, { ...(cause === undefined ? {} : { cause }), details: { source, problems, reason } });
+}
+
+function tooLarge(name: string, what: string, size: string, limit: number, source: string): IpsetsError {
+  return inputError('too-large', `${what} ${name} is ${size}; expected at most ${formatBytes(limit)} (a 1,000,000-member desired state is about 20 MiB)`, source);
 }
 
 function notRegular(name: string, what: string, path: string, kind: string): IpsetsError {
-  return new IpsetsError('INVALID_INPUT', `${what} ${name} is ${kind}; expected a regular file (use - to read standard input)`, {
-    details: { source: path, problems: [] },
-  });
+  return inputError('not-regular', `${what} ${name} is ${kind}; expected a regular file (use - to read standard input)`, path);
+}
+
+function cannotRead(name: string, what: string, path: string, error: unknown): IpsetsError {
+  const code = (error as NodeJS.ErrnoException).code;
+  return inputError(code === 'ENOENT' ? 'missing' : 'unreadable', `cannot read ${what} ${name}: ${cutText((error as Error).message, 300)}`, path, error);
+}
+
+/** The reason of an error from this module (`unreadable` for anything else). */
+export function inputProblemOf(error: unknown): InputProblem {
+  if (error instanceof IpsetsError && error.code === 'INVALID_INPUT') {
+    const reason = (error.details as { reason?: InputProblemReason } | undefined)?.reason;
+    if (reason !== undefined) return { reason, error };
+  }
+  const wrapped = error instanceof IpsetsError ? error : new IpsetsError('INVALID_INPUT', cutText(String((error as Error)?.message ?? error), 300), { cause: error });
+  return { reason: 'unreadable', error: wrapped };
+}
+
+/** Options of {@link readInputText}. */
+export interface ReadInputTextOptions extends ReadInputOptions {
+  /** Where `-` reads from (default process.stdin). */
+  readonly stdin?: AsyncIterable<string | Buffer>;
+}
+
+/**
+ * Reads an input file (`-`: standard input) as strict UTF-8 text, within the limits of
+ * {@link readInputFile}. Never throws for a bad file: a refused one comes back as an
+ * {@link InputProblem}.
+ */
+export async function readInputText(path: string, options: ReadInputTextOptions): Promise<InputText> {
+  const source = path === '-' ? 'stdin' : path;
+  try {
+    const bytes = path === '-' ? await readInputStream(options.stdin ?? process.stdin, options) : await readInputFile(path, options);
+    return { ok: true, text: decodeUtf8(bytes, source, options.what) };
+  } catch (error) {
+    return { ok: false, ...inputProblemOf(error) };
+  }
+}
+
+/** The text of {@link readInputText}, or its problem's error thrown. */
+export async function readInputTextOrThrow(path: string, options: ReadInputTextOptions): Promise<string> {
+  const read = await readInputText(path, options);
+  if (!read.ok) throw read.error;
+  return read.text;
 }
 
 function kindOf(stat: { isDirectory(): boolean; isCharacterDevice(): boolean; isBlockDevice(): boolean; isFIFO(): boolean; isSocket(): boolean }): string {
@@ -64,15 +128,12 @@ export async function readInputFile(path: string, options: ReadInputOptions): Pr
     handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (error) {
     if (error instanceof IpsetsError) throw error;
-    throw new IpsetsError('INVALID_INPUT', `cannot read ${options.what} ${name}: ${(error as Error).message}`, {
-      cause: error,
-      details: { source: path, problems: [] },
-    });
+    throw cannotRead(name, options.what, path, error);
   }
   try {
     const info = await handle.stat();
     if (!info.isFile()) throw notRegular(name, options.what, path, kindOf(info));
-    if (info.size > limit) throw tooLarge(name, options.what, formatBytes(info.size), limit);
+    if (info.size > limit) throw tooLarge(name, options.what, formatBytes(info.size), limit, path);
     // Read to the end rather than to stat.size: the file may have grown (or be a /proc file
     // that reports 0), but never past the limit.
     const chunks: Buffer[] = [];
@@ -84,15 +145,12 @@ export async function readInputFile(path: string, options: ReadInputOptions): Pr
       if (bytesRead === 0) break;
       chunks.push(bytesRead === buffer.length ? buffer : buffer.subarray(0, bytesRead));
       total += bytesRead;
-      if (total > limit) throw tooLarge(name, options.what, `larger than ${formatBytes(limit)}`, limit);
+      if (total > limit) throw tooLarge(name, options.what, `larger than ${formatBytes(limit)}`, limit, path);
     }
     return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total);
   } catch (error) {
     if (error instanceof IpsetsError) throw error;
-    throw new IpsetsError('INVALID_INPUT', `cannot read ${options.what} ${name}: ${(error as Error).message}`, {
-      cause: error,
-      details: { source: path, problems: [] },
-    });
+    throw cannotRead(name, options.what, path, error);
   } finally {
     await handle.close();
   }
@@ -112,12 +170,12 @@ export async function readInputStream(stream: AsyncIterable<string | Buffer>, op
     for await (const chunk of stream) {
       const buffer = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
       total += buffer.length;
-      if (total > limit) throw tooLarge(name, options.what, `larger than ${formatBytes(limit)}`, limit);
+      if (total > limit) throw tooLarge(name, options.what, `larger than ${formatBytes(limit)}`, limit, name);
       chunks.push(buffer);
     }
   } catch (error) {
     if (error instanceof IpsetsError) throw error;
-    throw new IpsetsError('INVALID_INPUT', `cannot read ${options.what} from ${name}: ${(error as Error).message}`, { cause: error });
+    throw inputError('unreadable', `cannot read ${options.what} from ${name}: ${cutText((error as Error).message, 300)}`, name, error);
   }
   return Buffer.concat(chunks, total);
 }
@@ -160,17 +218,15 @@ export function decodeUtf8(bytes: Buffer, source: string, what: string): string 
   if (!isUtf8(bytes)) {
     const name = quoteCut(source);
     if (bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff))) {
-      throw new IpsetsError('INVALID_INPUT', `${what} ${name} is UTF-16 (it starts with a UTF-16 byte-order mark); expected UTF-8`, {
-        details: { source, problems: [] },
-      });
+      throw inputError('not-utf8', `${what} ${name} is UTF-16 (it starts with a UTF-16 byte-order mark); expected UTF-8`, source);
     }
     const at = firstBadUtf8(bytes);
     let line = 1;
     for (let i = bytes.indexOf(10); i !== -1 && i < at; i = bytes.indexOf(10, i + 1)) line++;
     const byte = bytes[at] === undefined ? 'a truncated character at the end' : `byte 0x${bytes[at]!.toString(16).padStart(2, '0')}`;
-    throw new IpsetsError('INVALID_INPUT', `${what} ${name} is not valid UTF-8: ${byte} at offset ${at} (line ${line}); expected UTF-8 text`, {
-      details: { source, problems: [{ path: '(root)', line, message: 'not valid UTF-8' }] },
-    });
+    throw inputError('not-utf8', `${what} ${name} is not valid UTF-8: ${byte} at offset ${at} (line ${line}); expected UTF-8 text`, source, undefined, [
+      { path: '(root)', line, message: 'not valid UTF-8' },
+    ]);
   }
   const text = bytes.toString('utf8');
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;

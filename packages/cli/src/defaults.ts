@@ -30,3 +30,33 @@ export const DEFAULT_MAX_FAILURES = 100;
 export const DEFAULT_INTERVAL_MS = 60_000;
 /** agent `--debounce`: wait this long after a change of the file, 200 ms. */
 export const DEFAULT_DEBOUNCE_MS = 200;
+
+/** The destroy budget: share of the owned kernel sets one apply may destroy without `--allow-destroy` (one half)… */
+export const DESTROY_BUDGET_SHARE = 0.5;
+/** …unless it destroys at most this many sets. */
+export const DESTROY_BUDGET_MIN_SETS = 10;
+
+/** The range of a duration flag: values outside it exit 2 naming it. */
+export interface DurationRange {
+  readonly minMs: number;
+  readonly maxMs: number;
+  readonly defaultMs: number;
+}
+
+/**
+ * The accepted range of every duration flag. Every maximum is far inside Node's timer
+ * range (2^31-1 ms, 24.8 days; past it a timer fires after 1 ms: `--interval 600h`
+ * became ~45 reconciles a second). `--interval` at least 100 ms: each tick is an
+ * `ipset save`.
+ */
+export const DURATION_RANGES = {
+  '--interval': { minMs: 100, maxMs: 24 * 3_600_000, defaultMs: DEFAULT_INTERVAL_MS },
+  '--debounce': { minMs: 10, maxMs: 10 * 60_000, defaultMs: DEFAULT_DEBOUNCE_MS },
+  '--grace': { minMs: 10, maxMs: 3_600_000, defaultMs: DEFAULT_GRACE_MS },
+  '--wait': { minMs: 10, maxMs: 24 * 3_600_000, defaultMs: DEFAULT_LOCK_WAIT_MS },
+  '--timeout': { minMs: 1000, maxMs: 24 * 3_600_000, defaultMs: DEFAULT_RESTORE_TIMEOUT_MS },
+  '--read-timeout': { minMs: 1000, maxMs: 24 * 3_600_000, defaultMs: DEFAULT_READ_TIMEOUT_MS },
+} as const satisfies Record<string, DurationRange>;
+
+/** A flag of {@link DURATION_RANGES}. */
+export type DurationFlag = keyof typeof DURATION_RANGES;

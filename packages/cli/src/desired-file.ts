@@ -9,7 +9,7 @@
  * the library accept exactly the same members.
  */
 import { extname } from 'node:path';
-import { decodeUtf8, readInputFile, readInputStream } from './bounded-read.js';
+import { readInputTextOrThrow } from './bounded-read.js';
 import { ROOT_EXPECTED, desiredFileError } from './desired-problems.js';
 import { parseJson } from './desired-json.js';
 import { validateDesiredDocument } from './desired-validate.js';
@@ -85,10 +85,12 @@ export interface LoadDesiredOptions extends ValidateDesiredOptions {
  */
 export async function loadDesiredFile(path: string, options: LoadDesiredOptions = {}): Promise<DesiredFile> {
   const what = 'desired-state file';
-  const read = { what, ...(options.limit === undefined ? {} : { limit: options.limit }) };
-  const bytes = path === '-' ? await readInputStream(options.stdin ?? process.stdin, read) : await readInputFile(path, read);
+  const text = await readInputTextOrThrow(path, {
+    what,
+    ...(options.limit === undefined ? {} : { limit: options.limit }),
+    ...(options.stdin === undefined ? {} : { stdin: options.stdin }),
+  });
   const source = path === '-' ? 'stdin' : path;
-  const text = decodeUtf8(bytes, source, what);
   const ext = path === '-' ? '' : extname(path).toLowerCase();
   const format = ext === '.json' ? 'json' : ext === '.yaml' || ext === '.yml' ? 'yaml' : undefined;
   return parseDesiredText(text, {

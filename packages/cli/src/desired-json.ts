@@ -6,7 +6,7 @@
 import { cutText, quoteCut as quote } from './format.js';
 import { LOCATED_PROBLEMS, ROOT_EXPECTED, desiredFileError, formatPath, messageOf, pathKeys } from './desired-problems.js';
 import type { Locator } from './desired-problems.js';
-import { MAX_JSON_DEPTH, lineColumns, locateJsonPaths, scanJsonStructure } from './json-scan.js';
+import { MAX_JSON_DEPTH, jsonTooDeepAt, lineColumns, locateJsonPaths, scanJsonStructure } from './json-scan.js';
 
 
 function jsonLocator(text: string): Locator {
@@ -42,6 +42,14 @@ function jsonLocator(text: string): Locator {
 
 /** Parses a JSON text to data, refusing duplicate keys and deep nesting (each problem with its path). */
 export function parseJson(text: string, source: string): { doc: unknown; locate: Locator } {
+  // Depth first, before JSON.parse builds anything.
+  const deep = jsonTooDeepAt(text, MAX_JSON_DEPTH);
+  if (deep !== -1) {
+    const pos = lineColumns(text, [deep]).get(deep)!;
+    throw desiredFileError(source, [
+      { path: '(root)', line: pos.line, column: pos.column, message: `the document nests more than ${MAX_JSON_DEPTH} levels deep; expected ${ROOT_EXPECTED}` },
+    ]);
+  }
   let doc: unknown;
   try {
     doc = JSON.parse(text);

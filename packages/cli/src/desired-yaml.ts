@@ -6,10 +6,10 @@
 import { createRequire } from 'node:module';
 import type * as Yaml from 'yaml';
 import type { CST, Document, LineCounter } from 'yaml';
-import { cutText, quoteCut as quote } from './format.js';
+import { cutText, formatCount, quoteCut as quote } from './format.js';
 import { LOCATED_PROBLEMS, ROOT_EXPECTED, SHOWN_PROBLEMS, desiredFileError, formatPath, messageOf, pathKeys } from './desired-problems.js';
 import type { FileProblem, Locator } from './desired-problems.js';
-import { MAX_JSON_DEPTH } from './json-scan.js';
+import { MAX_JSON_DEPTH, lineColumns } from './json-scan.js';
 import { readPlainYaml } from './yaml-plain.js';
 import type { PlainYaml } from './yaml-plain.js';
 
@@ -174,6 +174,47 @@ function composeYaml(text: string, lineCounter: LineCounter): Document.Parsed {
   return doc!;
 }
 
+/**
+ * Most scalars (keys and values) a document read by the `yaml` package may hold. It
+ * costs about 1.8 KB and 48 µs per value (500,000 members: 960 MiB, 24 s), more than the
+ * agent's memory allows; plain YAML and JSON, which the fast readers take, have no such
+ * limit.
+ */
+export const MAX_YAML_PACKAGE_VALUES = 200_000;
+
+/**
+ * What the `yaml` package must not be given, found on the lexer's tokens alone (nothing
+ * is built): a flow collection (`[`, `{`) nested deeper than {@link MAX_JSON_DEPTH}, or
+ * more than {@link MAX_YAML_PACKAGE_VALUES} scalars. The parser builds a whole
+ * document's tokens before any check can see them, and for `sets: [[[…]]]` they cost
+ * about 1 KB per level (a 2 MB file took 2.3 GB); block nesting needs indentation that
+ * grows with depth, so only flow nesting is that cheap to write.
+ */
+function overLimits(text: string): { offset: number; kind: 'depth' | 'values' } | undefined {
+  const { Lexer } = yaml();
+  let depth = 0;
+  let values = 0;
+  let offset = 0;
+  for (const token of new Lexer().lex(text)) {
+    const c = token.charCodeAt(0);
+    if (token.length === 1) {
+      if (c === 91 /* [ */ || c === 123 /* { */) {
+        if (++depth > MAX_JSON_DEPTH) return { offset, kind: 'depth' };
+      } else if (c === 93 /* ] */ || c === 125 /* } */) {
+        if (depth > 0) depth--;
+      } else if (c === 0x02 || c === 0x18 || c === 0x1f || c === 0xfeff) {
+        // The lexer's control tokens (document, flow end, scalar, BOM) stand for no text.
+        if (c === 0x1f && ++values > MAX_YAML_PACKAGE_VALUES) return { offset, kind: 'values' };
+        continue;
+      }
+    } else if ((c === 34 /* " */ || c === 39) /* ' */ && ++values > MAX_YAML_PACKAGE_VALUES) {
+      return { offset, kind: 'values' };
+    }
+    offset += token.length;
+  }
+  return undefined;
+}
+
 /** Lines of problems in a text the plain reader read: from the positions it kept, not a second parse. */
 function plainLocator(plain: PlainYaml): Locator {
   return (problems) =>
@@ -192,6 +233,15 @@ function plainLocator(plain: PlainYaml): Locator {
 export function parseYaml(text: string, source: string): { doc: unknown; locate: Locator } {
   const plain = readPlainYaml(text);
   if (plain !== undefined) return { doc: plain.doc, locate: plainLocator(plain) };
+  const over = overLimits(text);
+  if (over !== undefined) {
+    const pos = lineColumns(text, [over.offset]).get(over.offset)!;
+    const message =
+      over.kind === 'depth'
+        ? `the document nests more than ${MAX_JSON_DEPTH} levels deep; expected ${ROOT_EXPECTED}`
+        : `the document holds more than ${formatCount(MAX_YAML_PACKAGE_VALUES)} values written in a way only the full YAML parser reads (anchors, tags, block scalars, multi-line flow lists…); expected at most ${formatCount(MAX_YAML_PACKAGE_VALUES)} such values, or plain YAML (one member per line) or JSON, which have no such limit`;
+    throw desiredFileError(source, [{ path: '(root)', line: pos.line, column: pos.column, message }]);
+  }
   const lineCounter = new (yaml().LineCounter)();
   let parsed: Document.Parsed;
   try {

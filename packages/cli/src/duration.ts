@@ -10,10 +10,28 @@ const UNIT_MS: Readonly<Record<string, number>> = { h: 3_600_000, m: 60_000, s: 
 const PART = /(\d+(?:\.\d+)?)(ms|h|m|s)/y;
 const EXPECTED = 'expected a duration like 30s, 5m, 1m30s or 1500ms';
 
+/** Longest duration a Node timer can wait (2^31-1 ms, 24.8 days): past it a timer fires after 1 ms. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** `100ms`, `1s`, `1m30s`, `24h`: the shortest text {@link parseDuration} reads back as `ms`. */
+export function formatDurationMs(ms: number): string {
+  if (ms === 0) return '0ms';
+  let rest = Math.round(ms);
+  let out = '';
+  for (const [unit, size] of Object.entries(UNIT_MS)) {
+    const n = Math.floor(rest / size);
+    if (n > 0) out += `${n}${unit}`;
+    rest -= n * size;
+  }
+  return out;
+}
+
 /** Options of {@link parseDuration}. */
 export interface ParseDurationOptions {
   /** The smallest accepted duration in milliseconds (default 10). */
   minMs?: number;
+  /** The largest accepted duration in milliseconds (default {@link MAX_TIMER_MS}). */
+  maxMs?: number;
   /** Name of the flag, quoted in errors (e.g. `--interval`). */
   flag?: string;
 }
@@ -23,7 +41,7 @@ export interface ParseDurationOptions {
  * to smaller and appear at most once each (`1m30s`, not `30s1m`), as in Go.
  *
  * @throws IpsetsError `INVALID_ARGUMENT` quoting the text for anything else, or a
- *   duration below `minMs`.
+ *   duration outside `minMs`–`maxMs` (naming the range).
  */
 export function parseDuration(value: string, options: ParseDurationOptions = {}): number {
   const text = value.trim();
@@ -50,8 +68,9 @@ export function parseDuration(value: string, options: ParseDurationOptions = {})
     }
     if (text.length === 0) throw new IpsetsError('INVALID_ARGUMENT', `${what}${quote(value)} is not a duration; ${EXPECTED}`);
   }
-  if (!Number.isFinite(ms) || ms < minMs) {
-    throw new IpsetsError('INVALID_ARGUMENT', `${what}a duration of at least ${minMs}ms is needed, got ${quote(value)}`);
+  const maxMs = Math.min(options.maxMs ?? MAX_TIMER_MS, MAX_TIMER_MS);
+  if (!Number.isFinite(ms) || ms < minMs || ms > maxMs) {
+    throw new IpsetsError('INVALID_ARGUMENT', `${what}${quote(value)} is out of range; expected a duration from ${formatDurationMs(minMs)} to ${formatDurationMs(maxMs)}`);
   }
   return Math.round(ms);
 }

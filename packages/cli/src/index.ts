@@ -26,9 +26,10 @@ export {
   validateDesiredDocument,
 } from './desired-file.js';
 export type { DesiredFile, DesiredFileSet, FileProblem, LoadDesiredOptions, ParseDesiredOptions } from './desired-file.js';
-export { checkEmptyDesired, guardEmptyDesired, setsDestroyedBy } from './empty-desired.js';
-export { MAX_INPUT_BYTES, decodeUtf8, readInputFile, readInputStream } from './bounded-read.js';
-export type { ReadInputOptions } from './bounded-read.js';
+export { DESTROY_BUDGET_MIN_SETS, DESTROY_BUDGET_SHARE, checkDestroyBudget, countDestroyed, guardDestroyBudget, withinDestroyBudget } from './destroy-budget.js';
+export type { DestroyBudgetOptions, DestroyCount } from './destroy-budget.js';
+export { MAX_INPUT_BYTES, decodeUtf8, inputProblemOf, readInputFile, readInputStream, readInputText, readInputTextOrThrow } from './bounded-read.js';
+export type { InputProblem, InputProblemReason, InputText, ReadInputOptions, ReadInputTextOptions } from './bounded-read.js';
 
 // --- kernels ---
 export {

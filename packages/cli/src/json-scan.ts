@@ -39,6 +39,32 @@ export interface JsonStructureProblem {
   readonly key?: string;
 }
 
+/**
+ * Offset of the first `[` or `{` nested deeper than `maxDepth` (outside strings), or
+ * -1. Safe on any text, valid JSON or not: run before `JSON.parse`, so that `[[[…]]]`
+ * is refused before a single array is built.
+ */
+export function jsonTooDeepAt(text: string, maxDepth = MAX_JSON_DEPTH): number {
+  const n = text.length;
+  let depth = 0;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c === QUOTE) {
+      // Skip the string; an unterminated one is JSON.parse's to report.
+      for (i++; i < n; i++) {
+        const d = text.charCodeAt(i);
+        if (d === BACKSLASH) i++;
+        else if (d === QUOTE) break;
+      }
+    } else if (c === LBRACE || c === LBRACKET) {
+      if (++depth > maxDepth) return i;
+    } else if (c === RBRACE || c === RBRACKET) {
+      if (depth > 0) depth--;
+    }
+  }
+  return -1;
+}
+
 /** Offset of the closing quote of the string whose opening quote is at `start`. */
 function stringEnd(text: string, start: number): number {
   let j = text.indexOf('"', start + 1);

@@ -11,9 +11,9 @@ import { Argument, Command, CommanderError, Option } from 'commander';
 import { isIpsetsError } from '@ipsets/core';
 import { EXIT, reportError } from './cli-io.js';
 import type { CliIo } from './cli-io.js';
-import { DEFAULT_DEBOUNCE_MS, DEFAULT_INTERVAL_MS, DEFAULT_MAX_FAILURES, DEFAULT_METRICS_BIND_ADDRESS } from './defaults.js';
+import { DEFAULT_MAX_FAILURES, DEFAULT_METRICS_BIND_ADDRESS, DESTROY_BUDGET_MIN_SETS } from './defaults.js';
 import { AGENT_HELP, EXIT_HELP, FILE_HELP } from './program/help.js';
-import { kernelOf, kernelOptions, ownerOption, parseDuration, positiveInt } from './program/options.js';
+import { durationOption, kernelOf, kernelOptions, ownerOption, positiveInt } from './program/options.js';
 import { COMPLETION_SHELLS, completionScript } from './program/completion.js';
 import type { CompletionShell } from './program/completion.js';
 import { manPage } from './program/man-page.js';
@@ -112,11 +112,12 @@ export function createProgram(io: CliIo, result: { code: number }): Command {
         .argument('<file>', 'desired-state file (JSON or YAML; - reads stdin)')
         .option('--json', 'print the report as JSON')
         .option('--allow-empty', 'allow a FILE with no sets to destroy the owned sets the kernel holds (refused otherwise, exit 2)')
+        .option('--allow-destroy', `allow FILE to destroy more than half of the owned sets the kernel holds, and more than ${DESTROY_BUDGET_MIN_SETS} (refused otherwise, exit 2: a cut file looks like this)`)
         .addHelpText('after', FILE_HELP),
       true,
     ),
     { writer: true, grace: true, logs: true },
-  ).action((file: string, opts: Record<string, unknown>) => run(() => applyCommand(file, { ...kernelOf(opts), ...(opts['allowEmpty'] === true ? { allowEmpty: true } : {}) }, io), opts['json'] === true)());
+  ).action((file: string, opts: Record<string, unknown>) => run(() => applyCommand(file, { ...kernelOf(opts), ...allowedOf(opts) }, io), opts['json'] === true)());
 
   kernelOptions(
     ownerOption(program.command('save').description('print the kernel\'s owned sets in `ipset save` format')).option('--json', 'print the owned sets as JSON'),
@@ -124,7 +125,7 @@ export function createProgram(io: CliIo, result: { code: number }): Command {
 
   kernelOptions(
     ownerOption(
-      program.command('reset').description('flush and destroy the kernel\'s owned sets (no other set), list the ones still referenced (leaked)'),
+      program.command('reset').description('destroy the kernel\'s owned sets (no other set; lists first, never a flush), list the ones still referenced (leaked)'),
     ).option('--json', 'print the report as JSON'),
     { writer: true, logs: true },
   ).action((opts: Record<string, unknown>) =>
@@ -137,16 +138,15 @@ export function createProgram(io: CliIo, result: { code: number }): Command {
         .command('agent')
         .description('keep the kernel equal to FILE: apply on start, on every change of FILE, and on an interval')
         .argument('<file>', 'desired-state file (JSON or YAML)')
-        .addOption(new Option('--interval <duration>', 'reconcile (and re-read FILE) this often even without changes').argParser(parseDuration).default(DEFAULT_INTERVAL_MS, '60s'))
-        .addOption(
-          new Option('--debounce <duration>', 'wait this long after a change of FILE before applying').argParser(parseDuration).default(DEFAULT_DEBOUNCE_MS, '200ms'),
-        )
+        .addOption(durationOption('--interval', 'reconcile (and re-read FILE) this often even without changes', '60s'))
+        .addOption(durationOption('--debounce', 'wait this long after a change of FILE before applying', '200ms'))
         .option('--metrics-bind-address <host:port>', `serve /metrics, /livez and /readyz here (default ${DEFAULT_METRICS_BIND_ADDRESS}; any address when given, e.g. 0.0.0.0:9464)`)
         .addOption(new Option('--metrics <host:port>', 'deprecated alias of --metrics-bind-address').hideHelp())
         .option('--no-metrics', 'serve no metrics and no probes')
         .addOption(new Option('--max-failures <n>', 'failing applies in a row before the agent exits 5').argParser(positiveInt('--max-failures')).default(DEFAULT_MAX_FAILURES))
         .option('--once', 'apply once and exit (0 converged, 1 not, 2 refused input, 3 in-use leftovers)')
         .option('--allow-empty', 'allow a FILE with no sets to destroy the owned sets the kernel holds (refused otherwise: nothing is applied, the last good state stays)')
+        .option('--allow-destroy', `allow FILE to destroy more than half of the owned sets the kernel holds, and more than ${DESTROY_BUDGET_MIN_SETS} (refused otherwise, like --allow-empty)`)
         .addHelpText('after', AGENT_HELP),
       true,
     ),
@@ -165,7 +165,7 @@ export function createProgram(io: CliIo, result: { code: number }): Command {
           ...(address === false ? { noMetrics: true } : typeof address === 'string' ? { metricsBindAddress: address } : {}),
           ...(opts['metrics'] !== undefined && opts['metrics'] !== false && opts['metricsBindAddress'] === undefined ? { deprecatedMetricsFlag: true } : {}),
           ...(opts['once'] === true ? { once: true } : {}),
-          ...(opts['allowEmpty'] === true ? { allowEmpty: true } : {}),
+          ...allowedOf(opts),
         },
         io,
       );
@@ -205,6 +205,11 @@ export function createProgram(io: CliIo, result: { code: number }): Command {
 }
 
 /** Exit code of an error: the kernel lock and the failure limit have their own, the rest as `reportError` says. */
+/** `--allow-empty` and `--allow-destroy`, as the options of apply and the agent. */
+function allowedOf(opts: Record<string, unknown>): { allowEmpty?: true; allowDestroy?: true } {
+  return { ...(opts['allowEmpty'] === true ? { allowEmpty: true } : {}), ...(opts['allowDestroy'] === true ? { allowDestroy: true } : {}) };
+}
+
 function exitCodeOfError(error: unknown, reported: number): number {
   // Compared as text: the lock's code comes from @ipsets/exec-linux.
   if (isIpsetsError(error) && (error.code as string) === 'LOCK_HELD') return EXIT.lockHeld;

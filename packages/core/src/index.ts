@@ -81,10 +81,10 @@ export { planApply, planApplyWithSave } from './plan/plan-apply.js';
 export type { PlanApplyOptions, PlanSource } from './plan/plan-apply.js';
 export { planReconcile, validateDesiredState } from './plan/plan-reconcile.js';
 export type { PlanReconcileOptions } from './plan/plan-reconcile.js';
-export { DEFAULT_GROWTH_CEILING } from './plan/rebuild.js';
+export { DEFAULT_GROWTH_CEILING, lineSubject } from './plan/rebuild.js';
 export type { GrowthPolicy } from './plan/rebuild.js';
-export { planResetDestroy, planResetFlush } from './plan/plan-reset.js';
-export { APPLY_HANDLERS, RESET_DESTROY_HANDLERS, RESET_FLUSH_HANDLERS } from './plan/handlers.js';
+export { planResetDestroy } from './plan/plan-reset.js';
+export { APPLY_HANDLERS, RESET_DESTROY_HANDLERS } from './plan/handlers.js';
 
 // --- session: render, run, classify ---
 export { MAX_RESTORE_LINE_BYTES, renderLine, renderRestore } from './session/render.js';

@@ -10,7 +10,10 @@
  * Any event in the file's folder (or in the folder its symlink resolves to) schedules
  * a debounced check; every interval tick checks too, so a missed or dropped event never
  * leaves the agent stale. A check reads the bytes and compares their SHA-256 with the
- * last ones seen: unchanged bytes are no change, and are never decoded again. Only
+ * last ones seen: unchanged text is no change, and is never parsed again. The file is
+ * read through the same bounded reader as every command (`readInputText`: regular
+ * files only, no FIFO ever waited on, the size limit, strict UTF-8), so a bad file is
+ * refused with the message `apply` gives. Only
  * digests are kept between checks, never a copy of the file (14 MB at a million
  * members, and as much again for a bad file being reported). A file that disappears or turns invalid keeps
  * the last good state in force and is reported once per distinct content, once it
@@ -19,10 +22,18 @@
 import { watch } from 'node:fs';
 import type { FSWatcher } from 'node:fs';
 import { createHash } from 'node:crypto';
-import { readFile, realpath } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { IpsetsError, isIpsetsError, quote } from '@ipsets/core';
+import { isIpsetsError } from '@ipsets/core';
 import type { DesiredState } from '@ipsets/core';
+import { readInputText, readInputTextOrThrow } from '../bounded-read.js';
+import type { InputProblemReason } from '../bounded-read.js';
+
+/** What the agent reads its file as, in messages (the same words `apply` uses). */
+const WHAT = 'desired-state file';
+
+/** Why the file on disk is not used. */
+export type DesiredProblemKind = InputProblemReason | 'invalid';
 
 /** Options of {@link DesiredSource}. */
 export interface DesiredSourceOptions {
@@ -34,12 +45,18 @@ export interface DesiredSourceOptions {
   load(text: string): DesiredState;
   /** A new valid desired state (different bytes). */
   onChange(state: DesiredState): void;
-  /** The file is missing (`missing`) or bad (`invalid`); the last good state stays. */
-  onProblem(kind: 'missing' | 'invalid', message: string, error: unknown): void;
+  /**
+   * The file is missing (`missing`), cannot be read as a desired-state file (the
+   * bounded reader's reason: `not-regular`, `too-large`, `not-utf8`, `unreadable`) or
+   * its content is bad (`invalid`); the last good state stays.
+   */
+  onProblem(kind: DesiredProblemKind, message: string, error: unknown): void;
   /** The file is valid again after a problem. */
   onRecovered(): void;
   /** Watch the folder (default true). Tests turn it off to play a missed event. */
   watch?: boolean;
+  /** Largest file read, in bytes (default: the bounded reader's limit). */
+  limit?: number;
 }
 
 /** The last good desired state and whether the file on disk is still usable. */
@@ -66,8 +83,8 @@ export class DesiredSource {
    *
    * @throws IpsetsError from `load`, or `INVALID_INPUT` when the file cannot be read.
    */
-  static async open(options: DesiredSourceOptions, readText: () => Promise<string>): Promise<DesiredSource> {
-    const text = await readText();
+  static async open(options: DesiredSourceOptions): Promise<DesiredSource> {
+    const text = await readInputTextOrThrow(options.path, readOptions(options));
     return new DesiredSource(options, options.load(text), text);
   }
 
@@ -76,7 +93,7 @@ export class DesiredSource {
     return this.state;
   }
 
-  /** Why the file on disk is not used, or undefined when it is. */
+  /** Why the file on disk is not used, or undefined when it is (the reader's or the parser's message). */
   get fileProblem(): string | undefined {
     return this.problem;
   }
@@ -124,20 +141,18 @@ export class DesiredSource {
   }
 
   private async checkOnce(): Promise<void> {
-    let bytes: Buffer;
-    try {
-      bytes = await readFile(this.options.path);
-    } catch (error) {
-      const message = `cannot read ${quote(this.options.path)}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`;
-      this.report('missing', message, new IpsetsError('INVALID_INPUT', message, { cause: error }), undefined);
+    const read = await readInputText(this.options.path, readOptions(this.options));
+    if (!read.ok) {
+      // No text to digest: the problem's message tells one refusal from another.
+      this.report(read.reason, read.error.message, read.error, undefined);
       return;
     }
     if (this.options.watch !== false) await this.rewatch();
-    const seen = digestOf(bytes);
+    const { text } = read;
+    const seen = digestOf(text);
     if (seen === this.lastSeen) {
       return;
     }
-    const text = bytes.toString('utf8');
     let next: DesiredState;
     try {
       next = this.options.load(text);
@@ -156,9 +171,9 @@ export class DesiredSource {
     this.options.onChange(next);
   }
 
-  private report(kind: 'missing' | 'invalid', message: string, error: unknown, seen: string | undefined): void {
+  private report(kind: DesiredProblemKind, message: string, error: unknown, seen: string | undefined): void {
     // Report each distinct bad content once, not on every tick.
-    const key = `${kind}\0${seen ?? ''}`;
+    const key = `${kind}\0${seen ?? message}`;
     if (this.problem !== undefined && this.lastProblemKey === key) return;
     // An in-place write is a truncate and then a write: a check in between sees an empty
     // or partial file. Only bytes that are still there one debounce later are reported.
@@ -200,7 +215,11 @@ export class DesiredSource {
   }
 }
 
-/** SHA-256 of the file's bytes (the first read hashes its text as UTF-8: the same bytes for a valid UTF-8 file). */
-function digestOf(content: Buffer | string): string {
+function readOptions(options: DesiredSourceOptions): { what: string; limit?: number } {
+  return { what: WHAT, ...(options.limit === undefined ? {} : { limit: options.limit }) };
+}
+
+/** SHA-256 of the file's text. */
+function digestOf(content: string): string {
   return createHash('sha256').update(content).digest('base64');
 }

@@ -6,6 +6,10 @@
  * live (a restart cannot fix it); it makes it not ready.
  */
 import type { AgentHealth } from '@ipsets/exec-linux';
+import { cutText } from '../format.js';
+
+/** Longest file problem `/readyz` repeats (the log line has the whole message). */
+const PROBLEM_LIMIT = 2000;
 
 /** One probe's answer. */
 export interface ProbeResult {
@@ -39,9 +43,9 @@ export class AgentProbes {
     this.lastBeat = this.now();
   }
 
-  /** The desired file turned unusable (`problem`) or usable again (undefined). */
+  /** The desired file turned unusable (`problem`, quoted at most {@link PROBLEM_LIMIT} characters) or usable again (undefined). */
   setFileProblem(problem: string | undefined): void {
-    this.fileProblem = problem;
+    this.fileProblem = problem === undefined ? undefined : cutText(problem, PROBLEM_LIMIT);
   }
 
   /** `/livez`: the loop is alive and not stuck. */

@@ -8,12 +8,11 @@
  * the apply in flight, or after aborting it once `--grace` ran out; a second signal
  * forces the exit. At `--max-failures` failing applies in a row it exits 5.
  */
-import { readFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { Registry } from 'prom-client';
-import { IpsetsError, isIpsetsError, quote, reconcileIPSets } from '@ipsets/core';
+import { IpsetsError, isIpsetsError, reconcileIPSets } from '@ipsets/core';
 import type { ApplyReport, DesiredState, IpsetPort } from '@ipsets/core';
 import { createIpsetAgent, readIpsetVersion } from '@ipsets/exec-linux';
 import { EXIT } from '../cli-io.js';
@@ -36,7 +35,7 @@ import { lockPathFor } from '../kernel-lock.js';
 import { listenForStop } from '../signals.js';
 import { wrapPort } from '../port-wrap.js';
 import { DesiredSource } from '../agent/desired-source.js';
-import { guardEmptyDesired } from '../empty-desired.js';
+import { allowed, guardDestroyBudget } from '../destroy-budget.js';
 import { checkKernelAfterEarlyEnd, endedEarlyBy, formatKernelCheck } from '../kernel/after-abort.js';
 import { labelsOf } from '../output/labels.js';
 import { AgentProbes } from '../agent/health.js';
@@ -73,6 +72,8 @@ export interface AgentCommandOptions extends KernelOptions {
   once?: boolean;
   /** Apply a FILE with no sets even when that destroys owned sets (refused otherwise). */
   allowEmpty?: boolean;
+  /** Apply even when more than the destroy budget of owned sets would go (`--allow-destroy`; see `destroy-budget`). */
+  allowDestroy?: boolean;
   /** The owner prefix when FILE names none (`--owner`; default `ipsets-`); a FILE naming another is invalid. */
   owner?: string;
   logFormat?: LogFormat;
@@ -156,7 +157,7 @@ export async function agentCommand(file: string, options: AgentCommandOptions, i
           probes?.setFileProblem(message);
           log.warn(
             { file: path, problem: kind, err: error },
-            `${kind === 'missing' ? 'the desired file is missing' : 'the desired file is invalid'}; keeping the last good state`,
+            `${kind === 'missing' ? 'the desired file is missing' : kind === 'invalid' ? 'the desired file is invalid' : 'the desired file cannot be read'}; keeping the last good state`,
           );
         },
         onRecovered: () => {
@@ -165,13 +166,6 @@ export async function agentCommand(file: string, options: AgentCommandOptions, i
           log.info({ file: path }, 'the desired file is valid again');
         },
         ...(options.watch === false ? { watch: false } : {}),
-      },
-      async () => {
-        try {
-          return await readFile(path, 'utf8');
-        } catch (error) {
-          throw new IpsetsError('INVALID_INPUT', `cannot read desired-state file ${quote(path)}: ${(error as Error).message}`, { cause: error });
-        }
       },
     );
     await openKernel(options, io.cwd);
@@ -202,7 +196,7 @@ export async function agentCommand(file: string, options: AgentCommandOptions, i
           const kernel = await openKernel(options, io.cwd);
           currentPort = kernel.port;
           // A truncated or badly templated FILE must not wipe the node: refused, and the kernel keeps what it has.
-          await guardEmptyDesired(desired, port, { source: path, ...(options.allowEmpty === true ? { allowEmpty: true } : {}) });
+          await guardDestroyBudget(desired, port, { source: path, ...allowed(options) });
           const report = await reconcileIPSets(desired, port, driverOptions);
           // An apply cut short (the stop's grace, --timeout) saw none of the killed restore's
           // lines: the kernel, read again, says which sets reached their desired state.

@@ -13,7 +13,7 @@ import type { CliIo } from '../cli-io.js';
 import { DEFAULT_GRACE_MS } from '../defaults.js';
 import { desiredStateOf } from '../desired-file.js';
 import { loadDesiredInput } from '../desired-input.js';
-import { guardEmptyDesired } from '../empty-desired.js';
+import { allowed, guardDestroyBudget } from '../destroy-budget.js';
 import { applyOutcome, formatApplyReport, reportToJson } from '../output/apply-report.js';
 import { labelsOf } from '../output/labels.js';
 import { checkKernelOptions, openKernel } from '../kernel.js';
@@ -46,6 +46,8 @@ export interface ApplyCommandOptions extends KernelOptions {
   handleSignals?: boolean;
   /** Apply a FILE with no sets even when that destroys owned sets (refused otherwise). */
   allowEmpty?: boolean;
+  /** Apply even when more than the destroy budget of owned sets would go (`--allow-destroy`; see `destroy-budget`). */
+  allowDestroy?: boolean;
   /** The owner prefix when FILE names none (`--owner`; default `ipsets-`); a FILE naming another is refused. */
   owner?: string;
 }
@@ -97,7 +99,7 @@ export async function applyCommand(file: string, options: ApplyCommandOptions, i
       const reads = prefetchReads(port);
       const desired = desiredStateOf(desiredFile);
       // Inside the lock: the count of owned sets it would destroy is read from the kernel it changes.
-      await guardEmptyDesired(desired, reads, { source: file, ...(options.allowEmpty === true ? { allowEmpty: true } : {}) });
+      await guardDestroyBudget(desired, reads, { source: file, ...allowed(options) });
       const report = await reconcileIPSets(desired, reads);
       // A session that ended early (stop, --timeout, a killed restore) saw none of the
       // killed restore's lines acknowledged: the kernel, read again inside the lock

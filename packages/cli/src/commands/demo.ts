@@ -175,7 +175,7 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
   write(indent(formatApplyReport(inUse, { labels: labelsOf(desired0) }).trimEnd()) + '\n');
   ok = check(inUse.inUseSets.includes(doomedName), `the refused destroy is reported in use, not hidden as success`) && ok;
   say(
-    `the set stays in the kernel, flushed (this is the reference's delta path: -F then -X); \`ipsets apply\` (reconcile) leaves a referenced set untouched instead, so the rule keeps matching what it matched`,
+    `the set stays in the kernel with all its members: the delta path destroys without a flush first (the reference's -F then -X would have left it empty under the rule), so the rule keeps matching what it matched`,
   );
   kernel.unreference(doomedName);
   say(`the iptables rule is removed; the next apply retries the destroy`);

@@ -5,7 +5,7 @@
 import { resolve } from 'node:path';
 import { IpsetsError, canonicalMemberForType, parseSave, planReconcile, validateSetName } from '@ipsets/core';
 import type { SaveSnapshot, SetType } from '@ipsets/core';
-import { decodeUtf8, readInputFile, readInputStream } from '../bounded-read.js';
+import { readInputTextOrThrow } from '../bounded-read.js';
 import { EXIT } from '../cli-io.js';
 import { DEFAULT_CLI_OWNER } from '../defaults.js';
 import type { CliIo } from '../cli-io.js';
@@ -101,9 +101,9 @@ export async function readSaveSnapshot(
   owner: string = DEFAULT_CLI_OWNER,
 ): Promise<SaveSnapshot> {
   const what = 'save file';
-  const bytes = path === '-' ? await readInputStream(stdin ?? process.stdin, { what }) : await readInputFile(resolve(io.cwd, path), { what });
+  const text = await readInputTextOrThrow(path === '-' ? '-' : resolve(io.cwd, path), { what, ...(stdin === undefined ? {} : { stdin }) });
   const source = path === '-' ? 'stdin' : path;
-  const snapshot = parseSave(decodeUtf8(bytes, source, what));
+  const snapshot = parseSave(text);
   const { problems, total, more } = saveSnapshotProblems(snapshot, owner);
   if (total === 0) return snapshot;
   const name = cutText(source, 300);

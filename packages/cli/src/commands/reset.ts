@@ -1,5 +1,5 @@
 /**
- * `ipsets reset`: flushes and destroys the kernel's owned sets (never another
+ * `ipsets reset`: destroys the kernel's owned sets, lists first, never flushing (never another
  * set), and lists the ones that could not be destroyed because something still
  * references them (leaked).
  */
@@ -42,7 +42,7 @@ export async function resetCommand(options: ResetCommandOptions, io: CliIo): Pro
     ...(options.logFormat === undefined ? {} : { format: options.logFormat }),
     ...(options.logLevel === undefined ? {} : { level: options.logLevel }),
   });
-  // A reset is a writer: it holds the kernel lock for its list, flush and destroy.
+  // A reset is a writer: it holds the kernel lock for its reads and destroys.
   const { report, durationMs } = await withWriterLock(lockFile, options.waitMs === undefined ? {} : { waitMs: options.waitMs }, log, async () => {
     const kernel = await openKernel(options, io.cwd);
     const started = io.now();
@@ -53,11 +53,14 @@ export async function resetCommand(options: ResetCommandOptions, io: CliIo): Pro
   });
   const code = resetExitCode(report);
   if (options.json === true) {
+    // `flush` is the deprecated alias of `lists` (a reset no longer flushes): not printed twice.
+    const { flush, ...rest } = report;
+    void flush;
     const json = {
       schemaVersion: 1,
       exitCode: code,
-      ...report,
-      flush: reportToJson(report.flush),
+      ...rest,
+      lists: reportToJson(report.lists),
       ...(report.destroy === undefined ? {} : { destroy: reportToJson(report.destroy) }),
       durationMs,
       outcome: !report.converged ? 'not-converged' : report.leaked.length > 0 ? 'converged-except-in-use' : 'converged',

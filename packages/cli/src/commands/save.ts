@@ -18,16 +18,19 @@ export interface SaveCommandOptions extends KernelOptions {
   json?: boolean;
 }
 
-/** The lines of an `ipset save` text that belong to sets `owner` owns ({@link isOwnedSetName}). */
+/**
+ * The sets of an `ipset save` text that `owner` owns ({@link isOwnedSetName}), in
+ * `ipset save` format. Which set a line belongs to is core's save parser's reading (a
+ * set name may hold blanks: `azure-npm-zzz 1` is not `azure-npm-zzz`); each set is
+ * printed as its create line and one add line per member, as ipset prints them (a
+ * ` nomatch` flag kept; other element options, which ipsets never sets, dropped).
+ */
 export function filterOwnedSave(text: string, owner: string): string {
   let out = '';
-  for (const line of text.split('\n')) {
-    // `create NAME …` and `add NAME …`: the set name is always the second word.
-    const first = line.indexOf(' ');
-    if (first === -1) continue;
-    const second = line.indexOf(' ', first + 1);
-    const name = line.slice(first + 1, second === -1 ? undefined : second);
-    if (isOwnedSetName(name, owner)) out += line + '\n';
+  for (const set of parseSave(text).sets) {
+    if (!isOwnedSetName(set.name, owner)) continue;
+    out += `create ${set.name} ${set.type}${set.options === '' ? '' : ` ${set.options}`}\n`;
+    for (const member of set.members) out += `add ${set.name} ${member}\n`;
   }
   return out;
 }

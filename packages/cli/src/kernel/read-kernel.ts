@@ -28,12 +28,20 @@ export async function readSaveText(port: IpsetPort): Promise<string> {
 }
 
 /**
+ * The kernel's set headers (`ipset list -t`: names, reference counts; no members).
+ *
+ * @throws IpsetsError `KERNEL_READ_FAILED` when ipset fails.
+ */
+export async function readHeaders(port: IpsetPort): Promise<SetHeader[]> {
+  return parseListHeaders(checked(await port.listHeaders(), 'ipset list -t'));
+}
+
+/**
  * The kernel's save, parsed, and its set headers (reference counts).
  *
  * @throws IpsetsError `KERNEL_READ_FAILED` when either read fails.
  */
 export async function readKernel(port: IpsetPort): Promise<{ snapshot: SaveSnapshot; headers: SetHeader[] }> {
   const snapshot = parseSave(await readSaveText(port));
-  const headers = parseListHeaders(checked(await port.listHeaders(), 'ipset list -t'));
-  return { snapshot, headers };
+  return { snapshot, headers: await readHeaders(port) };
 }

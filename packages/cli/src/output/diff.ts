@@ -3,7 +3,8 @@
  * created, recreated or destroyed, sets that stay different on purpose), as data and
  * as text. Pure functions: tests pin the output without a kernel.
  */
-import type { DesiredState, RestorePlan, SaveSnapshot } from '@ipsets/core';
+import { DEFAULT_MAXELEM, lineSubject } from '@ipsets/core';
+import type { DesiredState, PlanLine, RestorePlan, SaveSnapshot } from '@ipsets/core';
 import { formatCount } from '../format.js';
 import { createStyle } from '../style.js';
 import type { Style } from '../style.js';
@@ -17,8 +18,14 @@ export interface SetDiff {
   readonly set: string;
   /** Human name (prefixed) when the set is desired. */
   readonly label?: string;
-  /** `create`: new set; `update`: members change; `recreate`: destroyed and created again (type change); `destroy`: goes away. */
-  readonly change: 'create' | 'update' | 'recreate' | 'destroy';
+  /**
+   * `create`: new set; `update`: members change; `rebuild`: rebuilt through a temporary
+   * set and swap (capacity change, unreadable or unknown contents); `recreate`:
+   * destroyed and created again (type change); `destroy`: goes away.
+   */
+  readonly change: 'create' | 'update' | 'rebuild' | 'recreate' | 'destroy';
+  /** `rebuild`: what changes, e.g. `maxelem 1024 → 131072` (absent when only the contents are rebuilt). */
+  readonly reason?: string;
   /** Members to add, in plan order. */
   readonly add: readonly string[];
   /** Members to remove, in plan order (for a destroyed set, every member the kernel holds). */
@@ -26,9 +33,10 @@ export interface SetDiff {
 }
 
 /**
- * Groups a plan's lines by set into per-set diffs. Members of sets that are
- * flushed come from `snapshot` (a flush has no member lines). Sets appear in the
- * order of their first line.
+ * Groups a plan's lines by the set they are for (core's `lineSubject`: a rebuild's
+ * lines on its temporary set count for the live set) into per-set diffs. Members of
+ * sets that are destroyed or rebuilt come from `snapshot`. Sets appear in the order
+ * of their first line.
  */
 export function diffFromPlan(plan: RestorePlan, snapshot: SaveSnapshot, desired?: DesiredState): SetDiff[] {
   const labels = desired === undefined ? new Map<string, string>() : labelsOf(desired);
@@ -39,15 +47,24 @@ export function diffFromPlan(plan: RestorePlan, snapshot: SaveSnapshot, desired?
     create: boolean;
     destroy: boolean;
     flush: boolean;
+    /** The create line of the rebuild's temporary set. */
+    rebuild: PlanLine | undefined;
     add: string[];
     remove: string[];
   }
   const bySet = new Map<string, Acc>();
   for (const line of plan.lines) {
-    let acc = bySet.get(line.set);
+    const set = lineSubject(line);
+    let acc = bySet.get(set);
     if (acc === undefined) {
-      acc = { create: false, destroy: false, flush: false, add: [], remove: [] };
-      bySet.set(line.set, acc);
+      acc = { create: false, destroy: false, flush: false, rebuild: undefined, add: [], remove: [] };
+      bySet.set(set, acc);
+    }
+    if (set !== line.set) {
+      // A rebuild's line on its temporary: its adds are the set's new contents.
+      if (line.op === 'create') acc.rebuild = line;
+      else if (line.op === 'add' && line.member !== undefined) acc.add.push(line.member);
+      continue;
     }
     switch (line.op) {
       case 'create':
@@ -70,6 +87,21 @@ export function diffFromPlan(plan: RestorePlan, snapshot: SaveSnapshot, desired?
   const diffs: SetDiff[] = [];
   for (const [set, acc] of bySet) {
     const inKernel = kernelMembers.get(set);
+    const label = labels.get(set);
+    if (acc.rebuild !== undefined) {
+      const kernel = new Set(inKernel ?? []);
+      const wanted = new Set(acc.add);
+      const reason = rebuildReason(acc.rebuild, snapshot.sets.find((s) => s.name === set)?.options);
+      diffs.push({
+        set,
+        ...(label === undefined ? {} : { label }),
+        change: 'rebuild',
+        ...(reason === undefined ? {} : { reason }),
+        add: acc.add.filter((m) => !kernel.has(m)),
+        remove: (inKernel ?? []).filter((m) => !wanted.has(m)),
+      });
+      continue;
+    }
     let change: SetDiff['change'];
     if (acc.destroy && acc.create) change = 'recreate';
     else if (acc.destroy || (acc.flush && !acc.create)) change = 'destroy';
@@ -78,10 +110,24 @@ export function diffFromPlan(plan: RestorePlan, snapshot: SaveSnapshot, desired?
     // `-N --exist` of a set that already holds the right members changes nothing.
     if (change === 'update' && acc.add.length === 0 && acc.remove.length === 0 && !acc.flush) continue;
     const remove = change === 'destroy' || change === 'recreate' || acc.flush ? [...(inKernel ?? []), ...acc.remove] : acc.remove;
-    const label = labels.get(set);
     diffs.push({ set, ...(label === undefined ? {} : { label }), change, add: acc.add, remove: dedupe(remove) });
   }
   return diffs;
+}
+
+/** `maxelem A → B` / `hashsize A → B` of a rebuild, from its temporary's create line and the saved options. */
+function rebuildReason(create: PlanLine, options: string | undefined): string | undefined {
+  const option = (text: string | undefined, name: string): number | undefined => {
+    const m = new RegExp(`(?:^|\\s)${name} (\\d+)`).exec(text ?? '');
+    return m === null ? undefined : Number(m[1]);
+  };
+  const parts: string[] = [];
+  const wantMaxelem = create.maxelem ?? option(create.spec, 'maxelem') ?? DEFAULT_MAXELEM;
+  const haveMaxelem = option(options, 'maxelem') ?? DEFAULT_MAXELEM;
+  if (options !== undefined && wantMaxelem !== haveMaxelem) parts.push(`maxelem ${haveMaxelem} → ${wantMaxelem}`);
+  const haveHashsize = option(options, 'hashsize');
+  if (create.hashsize !== undefined && haveHashsize !== undefined && haveHashsize < create.hashsize) parts.push(`hashsize ${haveHashsize} → ${create.hashsize}`);
+  return parts.length === 0 ? undefined : parts.join(', ');
 }
 
 function dedupe(items: readonly string[]): string[] {
@@ -146,6 +192,8 @@ export function formatDiff(diffs: readonly SetDiff[], options: FormatDiffOptions
           ? `${s.red('-')} ${s.bold(name)}  destroy, ${counts}`
           : d.change === 'recreate'
             ? `${s.yellow('!')} ${s.bold(name)}  recreate (type changes), ${counts}`
+            : d.change === 'rebuild'
+              ? `${s.yellow('~')} ${s.bold(name)}  rebuild${d.reason === undefined ? '' : ` (${d.reason})`}, ${counts}`
             : `${s.yellow('~')} ${s.bold(name)}  ${counts}`;
     out.push(head);
     const list = (items: readonly string[], sign: string, color: (t: string) => string) => {

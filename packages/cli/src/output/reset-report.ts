@@ -29,11 +29,11 @@ export function formatResetReport(report: ResetReport, options: FormatResetOptio
     out.push(title);
     for (const n of names) out.push(`  ${n}`);
   };
-  section(`${s.yellow('leaked')} (flushed, still referenced by a kernel component; not destroyed):`, report.leaked);
+  section(`${s.yellow('leaked')} (still referenced by a kernel component; left intact, not destroyed):`, report.leaked);
   section('vanished (already gone):', report.vanished);
   section(`${s.red('failed')}:`, report.failed);
   for (const p of report.problems) out.push(`${s.yellow('problem')}: ${p}`);
-  const sessions = [report.flush, ...(report.destroy === undefined ? [] : [report.destroy])];
+  const sessions = [report.lists, ...(report.destroy === undefined ? [] : [report.destroy])];
   for (const r of sessions) if (r.fatal !== undefined) out.push(`${s.red('stopped')}: ${r.fatal.code}: ${r.fatal.message}`);
   out.push(
     report.converged && report.leaked.length === 0

@@ -1,14 +1,17 @@
 /**
- * What an apply did to each set, counted: created, updated, unchanged, destroyed,
+ * What an apply did to each set, counted: created, updated, rebuilt, unchanged, destroyed,
  * in use (an owned set the kernel still references, left in place), failed. The
  * last line of `ipsets apply` and the `sets` object of its JSON.
  */
+import { lineSubject } from '@ipsets/core';
 import type { ApplyReport, DesiredState } from '@ipsets/core';
 
 /** Per-set outcome counts of one apply, with the names of the sets that are not ok. */
 export interface SetSummary {
   created: number;
   updated: number;
+  /** Rebuilt through a temporary set and swap. */
+  rebuilt: number;
   unchanged: number;
   destroyed: number;
   inUse: number;
@@ -30,19 +33,22 @@ export function summarizeSets(report: ApplyReport, desired: DesiredState): SetSu
     if (line.set === lastSet && line.op === lastOp) continue;
     lastSet = line.set;
     lastOp = line.op;
-    let seen = ops.get(line.set);
-    if (seen === undefined) ops.set(line.set, (seen = new Set()));
+    // A rebuild's lines on its temporary count for the live set.
+    const set = lineSubject(line);
+    let seen = ops.get(set);
+    if (seen === undefined) ops.set(set, (seen = new Set()));
     seen.add(line.op);
   }
   const failed = new Set(report.failedSets);
   const inUse = new Set(report.inUseSets);
-  const summary: SetSummary = { created: 0, updated: 0, unchanged: 0, destroyed: 0, inUse: 0, failed: 0, inUseSets: [], failedSets: [] };
+  const summary: SetSummary = { created: 0, updated: 0, rebuilt: 0, unchanged: 0, destroyed: 0, inUse: 0, failed: 0, inUseSets: [], failedSets: [] };
   const wanted = new Set<string>();
   for (const set of desired.sets) {
     wanted.add(set.name);
     const seen = ops.get(set.name);
     if (failed.has(set.name)) summary.failed++;
     else if (seen === undefined) summary.unchanged++;
+    else if (seen.has('swap')) summary.rebuilt++;
     else if (seen.has('create') && !seen.has('destroy')) summary.created++;
     else summary.updated++;
   }
@@ -57,11 +63,11 @@ export function summarizeSets(report: ApplyReport, desired: DesiredState): SetSu
   return summary;
 }
 
-/** `sets: 3 created, 1 updated, 7 unchanged, 0 destroyed, 0 in use, 1 failed (azure-npm-123)` plus the in-use names. */
+/** `sets: 3 created, 1 updated[, 1 rebuilt], 7 unchanged, 0 destroyed, 0 in use, 1 failed (azure-npm-123)` plus the in-use names. */
 export function formatSetSummary(summary: SetSummary): string {
   const names = (list: readonly string[]) => (list.length === 0 ? '' : ` (${list.slice(0, 20).join(', ')}${list.length > 20 ? `, … ${list.length - 20} more` : ''})`);
   return (
-    `sets: ${summary.created} created, ${summary.updated} updated, ${summary.unchanged} unchanged, ${summary.destroyed} destroyed, ` +
+    `sets: ${summary.created} created, ${summary.updated} updated, ${summary.rebuilt > 0 ? `${summary.rebuilt} rebuilt, ` : ''}${summary.unchanged} unchanged, ${summary.destroyed} destroyed, ` +
     `${summary.inUse} in use${names(summary.inUseSets)}, ${summary.failed} failed${names(summary.failedSets)}\n`
   );
 }

@@ -26,7 +26,12 @@ family (inet, inet6); maxelem and hashsize set the kernel set's capacity.
 
 Types: namespace, keyLabelOfNamespace, keyValueLabelOfNamespace, keyLabelOfPod,
 keyValueLabelOfPod, namedPorts, nestedLabelOfPod, cidrBlocks, emptyHashSet.
-A file with any bad value is refused as a whole (exit 2); nothing is applied.`;
+A file with any bad value is refused as a whole (exit 2); nothing is applied. Only a
+regular UTF-8 file of at most 256 MiB, nested at most 64 levels deep, is read.
+apply and agent refuse a FILE that would destroy more than half of the owned sets the
+kernel holds and more than 10 of them, or that has no sets and would destroy any (a cut
+or badly rendered file looks like this): --allow-destroy (or --allow-empty, for a FILE
+with no sets) destroys them on purpose.`;
 
 /** Which kernel a command uses, and which sets it owns. */
 export const KERNEL_HELP = `
@@ -41,8 +46,8 @@ export const EXIT_CODES_HELP = `
 Exit codes:
   0  done (apply: converged; agent: clean stop after SIGTERM/SIGINT)
   1  not converged, or the kernel failed (incl. a timeout; a report is printed)
-  2  bad input: nothing was changed (a bad file or flag, no command, a refused
-     empty desired state)
+  2  bad input: nothing was changed (a bad file or flag, a duration out of its
+     range, no command, a desired state refused by the destroy budget)
   3  converged except owned sets the kernel still references (in use)
   4  another writer holds the kernel lock and --wait ran out
   5  agent: --max-failures failing applies in a row (let the supervisor restart it)

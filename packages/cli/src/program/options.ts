@@ -6,15 +6,10 @@
 import { InvalidArgumentError, Option } from 'commander';
 import type { Command } from 'commander';
 import { isIpsetsError, validateOwnerPrefix } from '@ipsets/core';
-import {
-  DEFAULT_CLI_OWNER,
-  DEFAULT_GRACE_MS,
-  DEFAULT_LOCK_WAIT_MS,
-  DEFAULT_READ_TIMEOUT_MS,
-  DEFAULT_RESTORE_TIMEOUT_MS,
-  DEFAULT_STATE_FILE,
-} from '../defaults.js';
-import { parseDuration as parseDurationText } from '../duration.js';
+import { DEFAULT_CLI_OWNER, DEFAULT_STATE_FILE, DURATION_RANGES } from '../defaults.js';
+import type { DurationFlag } from '../defaults.js';
+import { formatDurationMs, parseDuration as parseDurationText } from '../duration.js';
+import type { ParseDurationOptions } from '../duration.js';
 import { LOG_FORMATS, LOG_LEVELS, parseLogFormat, parseLogLevel } from '../logging.js';
 import type { LogFormat, LogLevel } from '../logging.js';
 
@@ -30,12 +25,23 @@ export function positiveInt(name: string) {
  * Parses `30s`, `5m`, `1500ms`, `2h`, plain seconds, or compound `1m30s` into
  * milliseconds (commander's argument parser: bad text is an InvalidArgumentError).
  */
-export function parseDuration(value: string): number {
+export function parseDuration(value: string, options: ParseDurationOptions = {}): number {
   try {
-    return parseDurationText(value);
+    return parseDurationText(value, options);
   } catch (error) {
     throw new InvalidArgumentError(isIpsetsError(error) ? `${error.message}.` : String(error));
   }
+}
+
+/**
+ * A duration flag: its help line ends with its range (`100ms–24h`), its default is
+ * shown as `shown`, and a value outside the range is a usage error (exit 2) naming it.
+ */
+export function durationOption(flag: DurationFlag, description: string, shown: string): Option {
+  const range = DURATION_RANGES[flag];
+  return new Option(`${flag} <duration>`, `${description} (${formatDurationMs(range.minMs)}–${formatDurationMs(range.maxMs)})`)
+    .argParser((value: string) => parseDuration(value, { flag, minMs: range.minMs, maxMs: range.maxMs }))
+    .default(range.defaultMs, shown);
 }
 
 export function choice<T extends string>(parse: (value: string) => T) {
@@ -73,19 +79,15 @@ export function kernelOptions(cmd: Command, flags: KernelFlags = {}): Command {
     .option('--state <path>', `fake kernel: its state file (default ./${DEFAULT_STATE_FILE}; needs --kernel fake)`)
     .option('--netns <name>', 'linux kernel: run ipset inside this network namespace (ip netns exec)')
     .option('--ipset <path>', 'linux kernel: the ipset binary (default: ipset on PATH)')
-    .addOption(new Option('--timeout <duration>', 'kill an ipset restore that runs longer than this (then the report names what did not reach the kernel)').argParser(parseDuration).default(DEFAULT_RESTORE_TIMEOUT_MS, '5m'))
-    .addOption(new Option('--read-timeout <duration>', 'kill an ipset save or list that runs longer than this').argParser(parseDuration).default(DEFAULT_READ_TIMEOUT_MS, '1m'));
+    .addOption(durationOption('--timeout', 'kill an ipset restore that runs longer than this (then the report names what did not reach the kernel)', '5m'))
+    .addOption(durationOption('--read-timeout', 'kill an ipset save or list that runs longer than this', '1m'));
   if (flags.writer === true) {
     cmd
-      .addOption(new Option('--wait <duration>', 'wait this long for another writer of the same kernel to finish (then exit 4)').argParser(parseDuration).default(DEFAULT_LOCK_WAIT_MS, '30s'))
+      .addOption(durationOption('--wait', 'wait this long for another writer of the same kernel to finish (then exit 4)', '30s'))
       .option('--lock-file <path>', 'the lock file writers of this kernel share (default /run/ipsets/<netns or "host">.lock; fake: <state file>.lock)');
   }
   if (flags.grace === true) {
-    cmd.addOption(
-      new Option('--grace <duration>', 'after SIGTERM/SIGINT, let the restore in flight finish for this long, then abort it (a second signal exits at once)')
-        .argParser(parseDuration)
-        .default(DEFAULT_GRACE_MS, '20s'),
-    );
+    cmd.addOption(durationOption('--grace', 'after SIGTERM/SIGINT, let the restore in flight finish for this long, then abort it (a second signal exits at once)', '20s'));
   }
   if (flags.logs === true) {
     cmd

@@ -7,7 +7,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { kernelName, parseSave } from '@ipsets/core';
-import { expectExit, ipsets, spawnIpsets, tempDir } from '../helpers/run-ipsets.js';
+import { expectExit, ipsets, jsonLines, spawnIpsets, tempDir, watchText } from '../helpers/run-ipsets.js';
 import { DEFAULT_CLI_OWNER } from '../../src/defaults.js';
 
 let dir: string;
@@ -21,54 +21,9 @@ afterEach(async () => {
 
 const SHOP = kernelName('ns-shop', { owner: DEFAULT_CLI_OWNER });
 
-/** Collects a stream's text and resolves when a pattern shows up (or rejects after a timeout). */
-function watchText(stream: NodeJS.ReadableStream) {
-  let text = '';
-  const waiters: { re: RegExp; from: number; ok: (m: RegExpMatchArray) => void }[] = [];
-  stream.on('data', (chunk: Buffer) => {
-    text += chunk.toString('utf8');
-    for (const w of [...waiters]) {
-      const m = text.slice(w.from).match(w.re);
-      if (m) {
-        waiters.splice(waiters.indexOf(w), 1);
-        w.ok(m);
-      }
-    }
-  });
-  return {
-    get text() {
-      return text;
-    },
-    /** Waits for `re` in output that arrives after this call (or already present when `fromStart`). */
-    waitFor(re: RegExp, fromStart = false, ms = 20_000): Promise<RegExpMatchArray> {
-      const from = fromStart ? 0 : text.length;
-      const m = text.slice(from).match(re);
-      if (m) return Promise.resolve(m);
-      return new Promise((ok, fail) => {
-        const timer = setTimeout(() => fail(new Error(`timed out waiting for ${re} in:\n${text}`)), ms);
-        waiters.push({ re, from, ok: (x) => (clearTimeout(timer), ok(x)) });
-      });
-    },
-  };
-}
-
 async function members(set: string): Promise<string[]> {
   const save = await ipsets(['save', '--kernel', 'fake'], { cwd: dir });
   return (parseSave(save.stdout).sets.find((s) => s.name === set)?.members ?? []).slice().sort();
-}
-
-/** Parses every stderr line as JSON (a line that is not JSON fails the test). */
-function jsonLines(text: string): Record<string, unknown>[] {
-  return text
-    .split('\n')
-    .filter((l) => l !== '')
-    .map((l) => {
-      try {
-        return JSON.parse(l) as Record<string, unknown>;
-      } catch {
-        throw new Error(`a stderr line is not JSON: ${l}\n--- all of stderr:\n${text}`);
-      }
-    });
 }
 
 describe('ipsets agent', () => {

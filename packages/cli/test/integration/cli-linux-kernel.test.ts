@@ -95,4 +95,32 @@ describeKernel('ipsets on the real kernel (network namespace)', () => {
     expect(run.exitCode).toBe(2);
     expect((await ns.run(['ipset', 'save'])).stdout).toBe(before);
   });
+
+  it('a foreign set whose name is an owned name, a space and more ("azure-npm-zzz 1") is foreign: apply exits 0, diff --exit-code 0, the foreign set untouched', async () => {
+    // Defect pinned: the save parser cut the name at the first blank, so the foreign
+    // set was read as the owned one, reported in use forever (apply exit 3, diff exit 1).
+    const owned = kernelName('ns-shop', { owner: DEFAULT_CLI_OWNER });
+    const foreign = `${owned} 1`;
+    await ns.run(['ipset', 'destroy', owned]);
+    expect((await ns.run(['ipset', 'create', foreign, 'hash:ip'])).exitCode).toBe(0);
+    await ns.run(['ipset', 'add', foreign, '192.0.2.9']);
+    // A foreign list holding it, by its name with the space.
+    expect((await ns.run(['ipset', 'create', 'foreign list', 'list:set'])).exitCode).toBe(0);
+    await ns.run(['ipset', 'add', 'foreign list', foreign]);
+    await writeFile(join(dir, 'shop.yaml'), 'sets:\n  - { type: namespace, name: shop, members: [10.244.1.10] }\n');
+    const apply = await ipsets(['apply', 'shop.yaml', ...linux()], { cwd: dir });
+    expect(apply.exitCode, apply.stdout + apply.stderr).toBe(0);
+    const again = await ipsets(['apply', 'shop.yaml', ...linux()], { cwd: dir });
+    expect(again.exitCode, again.stdout + again.stderr).toBe(0);
+    const diff = await ipsets(['diff', 'shop.yaml', '--exit-code', ...linux()], { cwd: dir });
+    expect(diff.exitCode, diff.stdout + diff.stderr).toBe(0);
+    const kernel = parseSave((await ns.run(['ipset', 'save'])).stdout);
+    expect(kernel.sets.find((s) => s.name === foreign)?.members).toEqual(['192.0.2.9']);
+    expect(kernel.sets.find((s) => s.name === 'foreign list')?.members).toEqual([foreign]);
+    expect(kernel.sets.find((s) => s.name === owned)?.members).toEqual(['10.244.1.10']);
+    const save = await ipsets(['save', ...linux()], { cwd: dir });
+    expect(parseSave(save.stdout).sets.map((s) => [s.name, [...s.members]])).toEqual([[owned, ['10.244.1.10']]]);
+    await ns.run(['ipset', 'destroy', 'foreign list']);
+    await ns.run(['ipset', 'destroy', foreign]);
+  });
 });

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isIpsetsError } from '@ipsets/core';
 import { loadDesiredFile, parseDesiredText } from '../../src/desired-file.js';
 import { MAX_INPUT_BYTES } from '../../src/bounded-read.js';
-import { locateJsonPaths, scanJsonStructure } from '../../src/json-scan.js';
+import { jsonTooDeepAt, locateJsonPaths, scanJsonStructure } from '../../src/json-scan.js';
 
 function refused(text: string, format?: 'json' | 'yaml'): string {
   try {
@@ -45,7 +45,18 @@ describe('JSON duplicate keys (JSON.parse keeps the last one: {"sets":[…],"set
 
   it('nesting deeper than a desired file needs is refused without a stack overflow', () => {
     const deep = '{"sets":' + '['.repeat(200_000) + ']'.repeat(200_000) + '}';
-    expect(refused(deep)).toMatch(/^f: 1 problem; nothing was applied: line 1:\d+, sets(\[0\])+: the document nests more than 64 levels deep; expected a mapping/);
+    expect(refused(deep)).toMatch(/^f: 1 problem; nothing was applied: line 1:72, \(root\): the document nests more than 64 levels deep; expected a mapping/);
+  });
+
+  it('deep nesting is refused before anything is built, valid JSON or not (8 MB of "[" in well under a second)', () => {
+    // Defect pinned: the depth was checked after JSON.parse had built every level.
+    const started = performance.now();
+    expect(refused('{"sets":' + '['.repeat(8 * 1024 * 1024))).toMatch(/line 1:72, \(root\): the document nests more than 64 levels deep/);
+    expect(performance.now() - started).toBeLessThan(1000);
+    // Brackets inside strings are not nesting.
+    expect(jsonTooDeepAt(`{"sets":["${'['.repeat(100)}\\"${'{'.repeat(100)}"]}`)).toBe(-1);
+    expect(jsonTooDeepAt('['.repeat(64))).toBe(-1);
+    expect(jsonTooDeepAt('['.repeat(65))).toBe(64);
   });
 
   it('locates values by path in one scan (no second parser)', () => {
@@ -101,6 +112,31 @@ describe('YAML: duplicates, tags, alias bombs, null and wrong roots get one line
     expect(refused('sets: ' + '['.repeat(20_000) + ']'.repeat(20_000) + '\n')).toMatch(/nests/);
     const block = 'sets:\n' + Array.from({ length: 3000 }, (_, i) => `${' '.repeat(i + 1)}- `).join('\n') + 'x\n';
     expect(refused(block)).toContain('expected');
+  });
+
+  it('deep YAML flow nesting is refused before the parser builds it (8 MB of "[" in well under a second; it ran 62 s and aborted on the heap limit)', () => {
+    const started = performance.now();
+    expect(refused(`sets: ${'['.repeat(8 * 1024 * 1024)}\n`)).toBe(
+      'f: 1 problem; nothing was applied: line 1:71, (root): the document nests more than 64 levels deep; expected a mapping with a "sets" list (see ipsets plan --help)',
+    );
+    expect(performance.now() - started).toBeLessThan(1000);
+    // Brackets in quoted scalars and comments are not nesting (an anchor sends the text to the full parser).
+    const text = `sets:\n  - { type: namespace, name: &a a, members: [10.0.0.1] } # ${'['.repeat(100)}\n  - type: namespace\n    name: "b${'['.repeat(100)}"\n`;
+    expect(parseDesiredText(text).sets).toHaveLength(2);
+  });
+
+  it('more than 200,000 values for the full YAML parser are refused before it builds them (500,000 took 960 MiB and 24 s); plain YAML of as many is read', () => {
+    const members = (n: number) => Array.from({ length: n }, (_, i) => `      10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`);
+    // An anchor and a multi-line flow list: only the full parser reads this.
+    const full = (n: number) => `sets:\n  - type: &t namespace\n    name: shop\n    members: [\n${members(n).join(',\n')}\n    ]\n`;
+    const started = performance.now();
+    expect(refused(full(250_000))).toMatch(
+      /^f: 1 problem; nothing was applied: line 199999:7, \(root\): the document holds more than 200,000 values written in a way only the full YAML parser reads/,
+    );
+    expect(performance.now() - started).toBeLessThan(5000);
+    expect(parseDesiredText(full(1000)).sets[0]!.members).toHaveLength(1000);
+    const plain = `sets:\n  - type: namespace\n    name: shop\n    members:\n${members(250_000).map((m) => `    - ${m.trim()}`).join('\n')}\n`;
+    expect(parseDesiredText(plain).sets[0]!.members).toHaveLength(250_000);
   });
 
   it('a byte-order mark before a good file is accepted; CRLF line ends are accepted', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseDuration } from '../../src/duration.js';
+import { formatDurationMs, parseDuration } from '../../src/duration.js';
+import { DURATION_RANGES } from '../../src/defaults.js';
 
 describe('parseDuration', () => {
   it.each([
@@ -25,7 +26,37 @@ describe('parseDuration', () => {
   });
 
   it('refuses a duration below the minimum, quoting it', () => {
-    expect(() => parseDuration('5ms')).toThrow(/at least 10ms is needed, got "5ms"/);
+    expect(() => parseDuration('5ms')).toThrow(/"5ms" is out of range; expected a duration from 10ms to /);
     expect(parseDuration('0', { minMs: 0 })).toBe(0);
+  });
+
+  it('refuses a duration above the maximum, naming the range (600h became a 1 ms timer: above Node\'s 2^31-1 ms)', () => {
+    expect(() => parseDuration('600h', { flag: '--interval', minMs: 100, maxMs: 24 * 3_600_000 })).toThrow(
+      '--interval: "600h" is out of range; expected a duration from 100ms to 24h',
+    );
+    // Without a maximum of its own, nothing past Node's timer range is accepted.
+    expect(() => parseDuration('600h')).toThrow(/out of range; expected a duration from 10ms to 596h31m23s647ms/);
+    expect(parseDuration('596h')).toBe(596 * 3_600_000);
+  });
+
+  it('every duration flag has a range inside Node\'s timer range, and the default inside it', () => {
+    for (const [flag, range] of Object.entries(DURATION_RANGES)) {
+      expect(range.minMs, flag).toBeGreaterThanOrEqual(0);
+      expect(range.maxMs, flag).toBeLessThanOrEqual(2 ** 31 - 1);
+      expect(range.defaultMs, flag).toBeGreaterThanOrEqual(range.minMs);
+      expect(range.defaultMs, flag).toBeLessThanOrEqual(range.maxMs);
+    }
+    expect(Object.keys(DURATION_RANGES).sort()).toEqual(['--debounce', '--grace', '--interval', '--read-timeout', '--timeout', '--wait']);
+  });
+
+  it.each([
+    [100, '100ms'],
+    [1000, '1s'],
+    [90_000, '1m30s'],
+    [86_400_000, '24h'],
+    [2 ** 31 - 1, '596h31m23s647ms'],
+  ])('formats %d ms as %s, which parses back', (ms, text) => {
+    expect(formatDurationMs(ms)).toBe(text);
+    expect(parseDuration(text, { minMs: 0 })).toBe(ms);
   });
 });

@@ -68,6 +68,25 @@ describe('runCli', () => {
     expect(dur.err).toContain('expected a duration like 30s');
   });
 
+  it.each([
+    ['agent', '--interval', '600h', 'from 100ms to 24h'],
+    ['agent', '--interval', '10ms', 'from 100ms to 24h'],
+    ['agent', '--debounce', '2h', 'from 10ms to 10m'],
+    ['agent', '--grace', '2h', 'from 10ms to 1h'],
+    ['apply', '--grace', '600h', 'from 10ms to 1h'],
+    ['apply', '--wait', '25h', 'from 10ms to 24h'],
+    ['apply', '--timeout', '100ms', 'from 1s to 24h'],
+    ['save', '--read-timeout', '600h', 'from 1s to 24h'],
+  ])('%s %s %s exits 2 naming the range (a duration past Node\'s timer range became 1 ms)', async (command, flag, value, range) => {
+    const run = io();
+    const args = command === 'save' ? [command, flag, value] : [command, 'x.yaml', flag, value];
+    expect(await runCli(args, run)).toBe(2);
+    expect(run.err).toContain(`${flag}: "${value}" is out of range; expected a duration ${range}`);
+    const help = io();
+    await runCli([command, '--help'], help);
+    expect(help.out.replace(/\s+/g, ' ')).toContain(range.replace('from ', '').replace(' to ', '–'));
+  });
+
   it('reports a bad file as exit 2 with the problem on stderr', async () => {
     const run = io();
     expect(await runCli(['plan', 'does-not-exist.yaml'], run)).toBe(2);

@@ -10,7 +10,8 @@ import type { IPSetManager } from '../manager/manager.js';
 import { planApply, planApplyWithSave } from '../plan/plan-apply.js';
 import { planReconcile } from '../plan/plan-reconcile.js';
 import type { PlanReconcileOptions } from '../plan/plan-reconcile.js';
-import { planResetDestroy, planResetFlush } from '../plan/plan-reset.js';
+import { planResetDestroy } from '../plan/plan-reset.js';
+import { destroyOrder } from '../plan/set-fate.js';
 import { parseListHeaders, parseListNames, parseSave } from '../parse/save-parser.js';
 import { runRestoreSession } from '../session/session.js';
 import type { RunRestoreSessionOptions } from '../session/session.js';
@@ -36,7 +37,7 @@ export interface ReconcileOptions extends DriverOptions, PlanReconcileOptions {}
 /** Options of {@link resetIPSets}. */
 export interface ResetOptions extends DriverOptions {
   /**
-   * Owner prefix: only sets it owns ({@link isOwnedSetName}) are flushed and destroyed
+   * Owner prefix: only sets it owns ({@link isOwnedSetName}) are destroyed
    * (default: the manager's owner, else {@link DEFAULT_OWNER}).
    */
   owner?: string;
@@ -63,19 +64,21 @@ export interface ResetReport {
   found: string[];
   /** Sets destroyed by this reset. */
   destroyed: string[];
-  /** Sets that were already gone when flushed or destroyed (someone else removed them). */
+  /** Sets that were already gone when destroyed (someone else removed them). */
   vanished: string[];
   /**
-   * Sets not destroyed because something still references them. A set referenced when
-   * the reset began is left intact (not flushed); one whose reference appeared during
-   * the reset may have been flushed.
+   * Sets not destroyed because something still references them (an iptables rule, a
+   * list that stays, a leaked kernel count). They are left intact: a reset never
+   * flushes (destroying the owned lists first releases their members).
    */
   leaked: string[];
-  /** Sets whose flush or destroy failed for another reason, or that a session never reached. */
+  /** Sets whose destroy failed for another reason, or that a session never reached. */
   failed: string[];
-  /** The flush session. */
+  /** The first session: destroys of the owned lists nothing references (empty when the references could not be read). */
+  lists: ApplyReport;
+  /** @deprecated The same report as {@link lists}: a reset no longer flushes. */
   flush: ApplyReport;
-  /** The destroy session (absent when the flush session ended early). */
+  /** The second session: destroys of the rest (absent when the first ended early). */
   destroy?: ApplyReport;
   /** Things that went wrong but did not stop the reset (e.g. `list -t` failed). */
   problems: string[];
@@ -136,7 +139,8 @@ export async function applyIPSets(manager: IPSetManager, port: IpsetPort, option
   if (!manager.hasDirtyChanges) return emptyReport({ lines: [] });
   let kernelSets: Set<string> | undefined;
   let readProblem: string | undefined;
-  if (manager.dirtySets().some((d) => d.state === 'update')) {
+  // The names tell a vanished set to update, and which temporaries a rebuild may use.
+  if (manager.dirtySets().some((d) => d.state === 'update' || d.unknown)) {
     try {
       kernelSets = new Set(parseListNames(await read('list -n', (o) => port.listNames(o), options)));
     } catch (error) {
@@ -202,19 +206,18 @@ export async function reconcileIPSets(
 
 /**
  * Removes every owned set from the kernel (the reference's `resetIPSets`
- * without its fast path), agreeing with reconcile on referenced sets:
+ * without its fast path), agreeing with reconcile on referenced sets, and never
+ * flushing (set-fate.ts: emptying a set a rule still matches changes traffic):
  *
  * 1. `ipset list -n`; keep the owned names ({@link isOwnedSetName}).
- * 2. `ipset list -t` BEFORE anything changes: a set with references (an iptables rule,
- *    a list) is not flushed — emptying a set a rule still matches changes traffic.
- * 3. Flush the unreferenced owned sets in one restore (flushing an owned list releases
- *    its members).
- * 4. `ipset list -t` again: sets still referenced are left in the kernel, untouched,
- *    and reported `leaked`; a set that was referenced only by owned lists flushed in
- *    step 3 is free now.
- * 5. Destroy the free ones in a second restore.
+ * 2. `ipset list -t` BEFORE anything changes: types and references.
+ * 3. Destroy the owned lists nothing references, in one restore: that releases their
+ *    members.
+ * 4. `ipset list -t` again: sets still referenced are left in the kernel, intact, and
+ *    reported `leaked`.
+ * 5. Destroy the free ones in a second restore (lists first).
  *
- * When the first `list -t` fails nothing is flushed; the destroys still run, and the
+ * When the first `list -t` fails, step 3 is skipped; the destroys still run, and the
  * kernel refuses those of referenced sets (reported leaked, left intact).
  *
  * Never `ipset flush && ipset destroy` of everything (the reference's fast path empties and
@@ -239,77 +242,82 @@ export async function resetIPSets(port: IpsetPort, options: ResetOptions = {}): 
   }
 }
 
-async function referencedSets(port: IpsetPort, options: DriverOptions): Promise<Map<string, number>> {
+async function readHeaders(port: IpsetPort, options: DriverOptions): Promise<Map<string, { references: number; list: boolean }>> {
   const headers = parseListHeaders(await read('list -t', (o) => port.listHeaders(o), options));
-  const refs = new Map<string, number>();
-  for (const h of headers) if (!refs.has(h.name)) refs.set(h.name, h.references);
-  return refs;
+  const out = new Map<string, { references: number; list: boolean }>();
+  for (const h of headers) if (!out.has(h.name)) out.set(h.name, { references: h.references, list: h.type === 'list:set' });
+  return out;
+}
+
+/** Sorts a destroy session's skipped lines into the reset's outcome sets. */
+function sortSkipped(report: ApplyReport, vanished: Set<string>, leaked: Set<string>, failed: Set<string>): void {
+  for (const s of report.skipped) {
+    if (s.outcome === 'in-use') leaked.add(s.set);
+    else if (s.outcome === 'ignorable') vanished.add(s.set);
+    else failed.add(s.set);
+  }
+  for (const n of report.failedSets) failed.add(n);
 }
 
 async function resetKernel(port: IpsetPort, owner: string, options: DriverOptions): Promise<ResetReport> {
+  validateOwnerPrefix(owner);
   const names = parseListNames(await read('list -n', (o) => port.listNames(o), options));
   const found = [...new Set(names.filter((n) => isOwnedSetName(n, owner)))];
   const problems: string[] = [];
-
-  // References before the flush: a referenced set is left exactly as it is.
-  const toFlush: string[] = [];
-  if (found.length > 0) {
-    try {
-      const refs = await referencedSets(port, options);
-      for (const n of found) if (refs.get(n) === 0) toFlush.push(n);
-    } catch (error) {
-      if (!isIpsetsError(error, 'KERNEL_READ_FAILED')) throw error;
-      problems.push(`reading references failed, so nothing was flushed (the kernel refuses to destroy referenced sets): ${error.message}`);
-    }
-  }
-
-  const flush = await runRestoreSession(planResetFlush(toFlush, owner), port, options);
   const vanished = new Set<string>();
   const failed = new Set<string>();
-  for (const s of flush.skipped) {
-    if (s.outcome === 'ignorable') vanished.add(s.set);
-    else failed.add(s.set);
+  const leaked = new Set<string>();
+
+  // Types and references before anything changes: owned lists nothing references go first.
+  let before: Map<string, { references: number; list: boolean }> | undefined;
+  if (found.length > 0) {
+    try {
+      before = await readHeaders(port, options);
+    } catch (error) {
+      if (!isIpsetsError(error, 'KERNEL_READ_FAILED')) throw error;
+      problems.push(`reading references failed, destroying without them (the kernel refuses to destroy referenced sets, which stay intact): ${error.message}`);
+    }
   }
-  if (flush.fatal !== undefined) {
-    // The flush session ended early: destroying now could hit sets still in lists or
-    // in use; stop, and report every owned set that is not known gone as failed.
+  const freeLists = before === undefined ? [] : found.filter((n) => before.get(n)?.list === true && before.get(n)?.references === 0);
+  const lists = await runRestoreSession(planResetDestroy(freeLists, [], owner), port, options);
+  sortSkipped(lists, vanished, leaked, failed);
+  const gone = new Set(freeLists.filter((n) => !vanished.has(n) && !leaked.has(n) && !failed.has(n)));
+  if (lists.fatal !== undefined) {
+    // The session ended early: report every owned set that is not known gone as failed.
     for (const n of found) if (!vanished.has(n)) failed.add(n);
-    return finish({ owner, found, flush, vanished, failed, leaked: [], destroyed: [], problems });
+    return finish({ owner, found, lists, vanished, failed, leaked: [], destroyed: [], problems });
   }
 
-  // After the flush, flushed owned lists no longer hold their members: any reference
-  // left is from outside (iptables, a foreign list, an owned list left intact) or a
-  // leaked kernel count.
-  const leaked: string[] = [];
-  const candidates = found.filter((n) => !vanished.has(n) && !failed.has(n));
+  // Any reference left is from outside (iptables, a foreign list, an owned list that
+  // stays) or a leaked kernel count.
+  const candidates = found.filter((n) => !gone.has(n) && !vanished.has(n) && !failed.has(n) && !leaked.has(n));
+  const held: string[] = [];
+  let after = before;
   if (candidates.length > 0) {
     try {
-      const refs = await referencedSets(port, options);
-      for (const n of candidates) if ((refs.get(n) ?? 0) > 0) leaked.push(n);
+      // Nothing destroyed yet: the first read still holds.
+      if (gone.size > 0 || before === undefined) after = await readHeaders(port, options);
+      for (const n of candidates) if ((after?.get(n)?.references ?? 0) > 0) held.push(n);
     } catch (error) {
       if (!isIpsetsError(error, 'KERNEL_READ_FAILED')) throw error;
       // Without headers, the destroy handlers still catch references (in-use), one line per attempt.
       problems.push(`reading references failed, destroying without them: ${error.message}`);
     }
   }
-
-  const destroy = await runRestoreSession(planResetDestroy(candidates, leaked), port, options);
-  const leakedAll = new Set(leaked);
-  for (const s of destroy.skipped) {
-    if (s.outcome === 'in-use') leakedAll.add(s.set);
-    else if (s.outcome === 'ignorable') vanished.add(s.set);
-    else failed.add(s.set);
-  }
-  for (const n of destroy.failedSets) failed.add(n);
-  const notDestroyed = new Set<string>([...leakedAll, ...vanished, ...failed]);
-  const destroyed = candidates.filter((n) => !notDestroyed.has(n));
-  return finish({ owner, found, flush, destroy, vanished, failed, leaked: [...leakedAll], destroyed, problems });
+  const order = destroyOrder(candidates, (n) => after?.get(n)?.list === true);
+  const destroy = await runRestoreSession(planResetDestroy(order, held, owner), port, options);
+  for (const n of held) leaked.add(n);
+  sortSkipped(destroy, vanished, leaked, failed);
+  const notDestroyed = new Set<string>([...leaked, ...vanished, ...failed]);
+  const tried = new Set([...gone, ...candidates]);
+  const destroyed = found.filter((n) => tried.has(n) && !notDestroyed.has(n));
+  return finish({ owner, found, lists, destroy, vanished, failed, leaked: [...leaked], destroyed, problems });
 }
 
 function finish(parts: {
   owner: string;
   found: string[];
-  flush: ApplyReport;
+  lists: ApplyReport;
   destroy?: ApplyReport;
   vanished: Set<string>;
   failed: Set<string>;
@@ -324,13 +332,14 @@ function finish(parts: {
   const failed = inFoundOrder(parts.failed);
   const report: ResetReport = {
     owner: parts.owner,
-    converged: failed.length === 0 && parts.flush.fatal === undefined && parts.destroy?.fatal === undefined,
+    converged: failed.length === 0 && parts.lists.fatal === undefined && parts.destroy?.fatal === undefined,
     found: parts.found,
     destroyed: parts.destroyed,
     vanished: inFoundOrder(parts.vanished),
     leaked: inFoundOrder(parts.leaked),
     failed,
-    flush: parts.flush,
+    lists: parts.lists,
+    flush: parts.lists,
     problems: parts.problems,
   };
   if (parts.destroy !== undefined) report.destroy = parts.destroy;

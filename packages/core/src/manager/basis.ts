@@ -235,11 +235,15 @@ export function settleReport(basis: PlanBasis, report: ApplyReport, target: Sett
       continue;
     }
     // The kernel holds some of the planned lines. Sending the same entry again is
-    // right (lines are idempotent); an entry changed since planning is not, so the
-    // set is re-sent whole — and so is a set planned, then cancelled after planning
-    // (created and deleted again): it may exist now.
+    // right (lines are idempotent) when the session said which lines failed; an entry
+    // changed since planning is not, so the set is re-sent whole — and so is a set
+    // planned, then cancelled after planning (created and deleted again): it may exist
+    // now. After a session that ended early (a restore killed or crashed part-way, the
+    // attempt budget spent) what reached the kernel is uncertain: the set's contents are
+    // unknown and the next apply rebuilds it through a temporary set and swap instead
+    // of resending the delta blind.
     const settled = later.kind === 'none' || (later.kind === 'entry' && isEmptyUpdate(later.entry));
-    if (settled && current !== undefined) dirty.markFragile(planned.name);
+    if (settled && current !== undefined && report.fatal === undefined) dirty.markFragile(planned.name);
     else dirty.markUnknown(planned.name, planned.kernelName, desired);
     kept.push(planned.name);
   }

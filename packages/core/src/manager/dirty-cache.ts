@@ -11,13 +11,13 @@
  *   (every member change of such a set is recorded); here it is implicit, which
  *   saves a copy of every member when planning from an empty kernel.
  * - `update`: in the kernel; `toAdd` / `toDelete` are the member changes.
- * - `destroy`: in the kernel; to be flushed and destroyed. `kernelMembers` are the
+ * - `destroy`: in the kernel; to be destroyed. `kernelMembers` are the
  *   members believed to be in the kernel, kept so that a re-create in the same
  *   period can delete stale members.
  *
- * `unknown` marks a set whose kernel contents are not known: a `create` entry then
- * also flushes the set before adding its members, and a re-create after an unknown
- * `destroy` does the same.
+ * `unknown` marks a set whose kernel contents are not known: a `create` entry is then
+ * rebuilt through a temporary set and swap (never flushed in place), and so is a
+ * re-create after an unknown `destroy`.
  *
  * `fragile` marks an entry whose plan failed part-way (`IPSetManager.commit`): the
  * kernel holds some of the planned changes. Sent again unchanged the entry is still
@@ -227,8 +227,8 @@ export class DirtyCache {
   }
 
   /**
-   * Marks the set's kernel contents unknown: the next plan re-creates it from scratch
-   * (`create` + flush + all members) when `desired`, or flushes and destroys it.
+   * Marks the set's kernel contents unknown: the next plan rebuilds it from scratch
+   * (through a temporary set and swap, with all members) when `desired`, or destroys it.
    */
   markUnknown(name: string, kernelName: string, desired: boolean): void {
     const e = entry(name, kernelName, desired ? 'create' : 'destroy');

@@ -76,4 +76,6 @@ export interface DirtySetInfo {
   readonly name: string;
   readonly kernelName: string;
   readonly state: DirtyState;
+  /** The set's kernel contents are unknown (a failed apply): the next apply rebuilds it. */
+  readonly unknown: boolean;
 }

@@ -508,7 +508,7 @@ export class IPSetManager {
 
   /** The dirty sets in plan order. */
   dirtySets(): DirtySetInfo[] {
-    return [...this.dirty.values()].map((e) => ({ name: e.name, kernelName: e.kernelName, state: e.state }));
+    return [...this.dirty.values()].map((e) => ({ name: e.name, kernelName: e.kernelName, state: e.state, unknown: e.unknown || e.fragile }));
   }
 
   /** True when the next apply has something to do. */

@@ -217,3 +217,10 @@ export function prefixedName(meta: SetMetadata): string {
   const info = setTypeInfo(meta.type, meta.family);
   return info.family === 'inet6' ? info.prefix + meta.name + INET6_NAME_SUFFIX : info.prefix + meta.name;
 }
+
+const LIST_PREFIXES: readonly string[] = [...new Set(Object.values(INFO).filter((i) => i.kind === 'list').map((i) => i.prefix))];
+
+/** True when a prefixed name (`nslabel-…`, `nestedlabel-…`) names a list:set. */
+export function isListName(prefixed: string): boolean {
+  return LIST_PREFIXES.some((p) => prefixed.startsWith(p));
+}

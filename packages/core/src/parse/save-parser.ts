@@ -71,6 +71,9 @@ export function parseSave(text: string): SaveSnapshot {
   const problem = (line: number, start: number, end: number, reason: string): void => found.add(line, start, end, reason);
   found.text = text;
   const byName = new Map<string, MemberSpans>();
+  // Names holding a blank, which an add line must match whole; and the list:set sets, whose members are names.
+  const blankNames: string[] = [];
+  const listSets = new Set<MemberSpans>();
   const store = new MemberStore();
   const n = text.length;
 
@@ -135,8 +138,13 @@ export function parseSave(text: string): SaveSnapshot {
     }
 
     if (text.startsWith('add ', start)) {
-      const nameStart = skipBlanks(text, start + 4, end);
-      const nameEnd = tokenEnd(text, nameStart, end);
+      // A name with blanks (ipset allows them) is matched whole, the longest first:
+      // `add azure-npm-zzz 1 10.0.0.1` is set `azure-npm-zzz 1` when that set exists. (Only
+      // a list:set member with blanks can make a line mean two things — `add 1 1 1` with
+      // sets `1`, `1 1` — and the longest set name is taken.)
+      const spaced = blankNames.length === 0 ? -1 : longestNameAt(text, start + 4, end, blankNames, true);
+      const nameStart = spaced === -1 ? skipBlanks(text, start + 4, end) : start + 4;
+      const nameEnd = spaced === -1 ? tokenEnd(text, nameStart, end) : start + 4 + spaced;
       const name = text.slice(nameStart, nameEnd);
       if (name === '') {
         problem(lineNo, start, end, 'add line without a set name');
@@ -147,26 +155,37 @@ export function parseSave(text: string): SaveSnapshot {
         problem(lineNo, start, end, `add line for set ${quote(name)} before its create line`);
         continue;
       }
-      if (!readMember(text, skipBlanks(text, nameEnd, end), end, set)) {
+      // A list:set's member is a set name, which may hold blanks too (leading ones included: it starts one blank after the set's name).
+      const listMember = blankNames.length === 0 || !listSets.has(set) ? -1 : longestNameAt(text, nameEnd + 1, end, blankNames, false);
+      if (listMember !== -1) set.pushSpan(nameEnd + 1, nameEnd + 1 + listMember);
+      else if (!readMember(text, skipBlanks(text, nameEnd, end), end, set)) {
         problem(lineNo, start, end, 'add line without a member');
         continue;
       }
-      // Only the exact layout `add <name> ` qualifies for the in-place comparison.
-      if (nameStart === start + 4 && text.charCodeAt(nameEnd) === SPACE) {
+      // Only the exact layout `add <name> ` qualifies for the in-place comparison, and
+      // only for a set no other name extends (`o` when `o 1` exists) whose members hold no blank.
+      if (nameStart === start + 4 && text.charCodeAt(nameEnd) === SPACE && (blankNames.length === 0 || (!extendedByBlankName(name, blankNames) && !listSets.has(set)))) {
         if (current !== set) run = undefined;
         current = set;
         currentName = name;
         currentNameLen = name.length;
         prefixLen = currentNameLen + 5 <= prefix.length ? currentNameLen + 5 : 0;
         for (let k = 0; k < prefixLen; k++) prefix[k] = text.charCodeAt(start + k);
+      } else {
+        current = undefined;
+        prefixLen = 0;
+        run = undefined;
       }
       continue;
     }
 
     if (text.startsWith('create ', start)) {
-      const nameStart = skipBlanks(text, start + 7, end);
-      const nameEnd = tokenEnd(text, nameStart, end);
-      const typeStart = skipBlanks(text, nameEnd, end);
+      // ipset prints `create NAME TYPE OPTIONS` with the name as it is, blanks and all:
+      // the type is the last word that is a set type (no option word is), the name all before it.
+      const typed = lastTypeWord(text, start + 7, end);
+      const nameStart = typed > start + 7 ? start + 7 : skipBlanks(text, start + 7, end);
+      const nameEnd = typed > start + 7 ? typed - 1 : tokenEnd(text, nameStart, end);
+      const typeStart = typed > start + 7 ? typed : skipBlanks(text, nameEnd, end);
       const typeEnd = tokenEnd(text, typeStart, end);
       const name = text.slice(nameStart, nameEnd);
       if (name === '' || typeStart === typeEnd) {
@@ -178,8 +197,17 @@ export function parseSave(text: string): SaveSnapshot {
         continue;
       }
       const spans = new MemberSpans(text, nameEnd - nameStart, store);
-      sets.push(spans.savedSet(name, text.slice(typeStart, typeEnd), text.slice(skipBlanks(text, typeEnd, end), end)));
+      const type = text.slice(typeStart, typeEnd);
+      sets.push(spans.savedSet(name, type, text.slice(skipBlanks(text, typeEnd, end), end)));
       byName.set(name, spans);
+      if (type.startsWith('list:')) listSets.add(spans);
+      if (hasBlank(name)) {
+        blankNames.push(name);
+        // The set being added to may be one this name extends: compare names again.
+        current = undefined;
+        prefixLen = 0;
+        run = undefined;
+      }
       continue;
     }
 
@@ -308,6 +336,43 @@ function readPlainAdds(text: string, pos: number, prefix: Int32Array, prefixLen:
     pos = i + 1;
   }
   return pos;
+}
+
+function hasBlank(name: string): boolean {
+  for (let i = 0; i < name.length; i++) if (isBlank(name.charCodeAt(i))) return true;
+  return false;
+}
+
+/**
+ * Length of the longest of `names` at `pos` followed by a blank (and so by more: lines
+ * are trimmed), or by `end` too unless `memberFollows`; or -1. An add line needs a
+ * member after its set's name: `add o 10.0.0.1` is set `o`, even when `o 10.0.0.1` exists.
+ */
+function longestNameAt(text: string, pos: number, end: number, names: readonly string[], memberFollows: boolean): number {
+  let best = -1;
+  for (const name of names) {
+    const after = pos + name.length;
+    if (name.length > best && (after < end ? isBlank(text.charCodeAt(after)) : after === end && !memberFollows) && text.startsWith(name, pos)) best = name.length;
+  }
+  return best;
+}
+
+/** True when one of `names` is `name`, a blank and more (`o 1` extends `o`). */
+function extendedByBlankName(name: string, names: readonly string[]): boolean {
+  for (const other of names) if (other.length > name.length && isBlank(other.charCodeAt(name.length)) && other.startsWith(name)) return true;
+  return false;
+}
+
+/** Start of the last word in `pos`–`end` that is a set type (`hash:…`, `bitmap:…`, `list:…`), or -1. */
+function lastTypeWord(text: string, pos: number, end: number): number {
+  let found = -1;
+  while (pos < end) {
+    pos = skipBlanks(text, pos, end);
+    const wordEnd = tokenEnd(text, pos, end);
+    if (wordEnd > pos && (text.startsWith('hash:', pos) || text.startsWith('bitmap:', pos) || text.startsWith('list:', pos))) found = pos;
+    pos = wordEnd;
+  }
+  return found;
 }
 
 function skipBlanks(text: string, pos: number, end: number): number {

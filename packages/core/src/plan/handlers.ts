@@ -41,36 +41,35 @@ const RULE = {
     { when: 'member-set-missing', then: 'skip-line', report: 'ignorable' },
     { when: 'any', then: 'skip-line', report: 'not-converged' },
   ),
-  /** Apply's `-F` of a set to destroy: aborting the section drops its `-X`. */
-  flushThenDestroy: handlers(
-    { when: 'set-missing', then: 'skip-section', report: 'ignorable' },
-    { when: 'any', then: 'skip-section', report: 'not-converged' },
-  ),
   /**
-   * Apply's `-X`, after the `-F` of the same section: a set already gone failed that
-   * flush, which dropped this line, so `set-missing` is left to `any` as in the reference.
+   * `-X` of a set to destroy, on every path, never after a `-F` (set-fate.ts): referenced
+   * sets stay intact (reported in use), gone sets are fine.
    */
-  destroyAfterFlush: handlers(
-    { when: 'set-in-use', then: 'skip-line', report: 'in-use' },
-    { when: 'any', then: 'skip-line', report: 'not-converged' },
-  ),
-  /** `-X` on its own (reconcile, reset): referenced sets stay (reported), gone sets are fine. */
   destroy: handlers(
     { when: 'set-in-use', then: 'skip-line', report: 'in-use' },
     { when: 'set-missing', then: 'skip-line', report: 'ignorable' },
     { when: 'any', then: 'skip-line', report: 'not-converged' },
   ),
-  /** A line the rest of its section depends on (a flush before a refill, a rebuild's build): on failure the section goes. */
+  /** A line the rest of its section depends on (a rebuild's build): on failure the section goes. */
   sectionDependsOn: handlers({ when: 'any', then: 'skip-section', report: 'not-converged' }),
   /** `-X` clearing the way for its section (a leftover temporary, a set to recreate): gone is fine, refused abandons the section. */
   clearTheWay: handlers(
     { when: 'set-missing', then: 'skip-line', report: 'ignorable' },
     { when: 'any', then: 'skip-section', report: 'not-converged' },
   ),
-  /** A line on its own whose goal holds when the set is gone (a reset's `-F`, a rebuild's cleanup `-X`). */
+  /** A line on its own whose goal holds when the set is gone (a rebuild's cleanup `-X`). */
   goneIsFine: handlers(
     { when: 'set-missing', then: 'skip-line', report: 'ignorable' },
     { when: 'any', then: 'skip-line', report: 'not-converged' },
+  ),
+  /**
+   * `-N --exist` of the live set of a rebuild: it exists with other options (the
+   * maxelem the rebuild changes) is fine, the swap needs it only to exist; anything else
+   * abandons the rebuild.
+   */
+  rebuildLive: handlers(
+    { when: 'set-exists', then: 'skip-line', report: 'ignorable' },
+    { when: 'any', then: 'skip-section', report: 'not-converged' },
   ),
 } as const;
 
@@ -86,15 +85,10 @@ export const APPLY_HANDLERS = Object.freeze({
   del: RULE.delFromSet,
   /** `-D` from a list (not in the reference): a member set that no longer exists is not in the list. */
   delFromList: RULE.delFromList,
-  /** `-F` of a set to destroy: aborting the section drops its `-X`. */
-  flush: RULE.flushThenDestroy,
-  /** `-X`. */
-  destroy: RULE.destroyAfterFlush,
-  /**
-   * `-F` of a set whose kernel contents are not what the save shows readably, before
-   * re-adding all its members (not in the reference): on failure the set's section is abandoned.
-   */
-  resync: RULE.sectionDependsOn,
+  /** `-X` of a set to destroy (not after a `-F`, unlike the reference: set-fate.ts). */
+  destroy: RULE.destroy,
+  /** `-X` of a set the save holds with another type or family, before it is recreated: if refused its create would fail too. */
+  destroyToRecreate: RULE.clearTheWay,
 });
 
 /** Handlers of the reconcile planner's lines. */
@@ -108,8 +102,6 @@ export const RECONCILE_HANDLERS = Object.freeze({
   destroy: RULE.destroy,
   /** `-X` of a conflicting set before it is recreated: if refused its create would fail too. */
   destroyToRecreate: RULE.clearTheWay,
-  /** `-F` of a set whose saved contents cannot be echoed, before refilling it. */
-  flushToRefill: RULE.sectionDependsOn,
 });
 
 /** Handlers of a hitless rebuild's lines (rebuild.ts). */
@@ -120,20 +112,19 @@ export const REBUILD_HANDLERS = Object.freeze({
   build: RULE.sectionDependsOn,
   /** Step 5: gone already is fine; otherwise the temporary stays and the set is reported. */
   cleanup: RULE.goneIsFine,
+  /** The live set's own `-N --exist` before a rebuild: existing with other options is fine. */
+  live: RULE.rebuildLive,
 });
-
-/** Handlers of a reset `-F` line: a set that is gone needs no flush; anything else leaves it unflushed. */
-export const RESET_FLUSH_HANDLERS: readonly ErrorHandler[] = RULE.goneIsFine;
 
 /** Handlers of a reset `-X` line: referenced sets stay (reported), gone sets are fine, anything else failed. */
 export const RESET_DESTROY_HANDLERS: readonly ErrorHandler[] = RULE.destroy;
 
-/** Section of a set's create, member lines and resync flush (the reference's `add/update-<prefixed>`). */
+/** Section of a set's create and member lines (and a rebuild's lines 1-4) (the reference's `add/update-<prefixed>`). */
 export function addOrUpdateSection(name: string): string {
   return `add/update-${name}`;
 }
 
-/** Section of a set's flush and destroy (the reference's `delete-<prefixed>`). */
+/** Section of a set's destroy (the reference's `delete-<prefixed>`). */
 export function deleteSection(name: string): string {
   return `delete-${name}`;
 }

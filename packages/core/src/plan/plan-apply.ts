@@ -1,20 +1,26 @@
 /**
  * Apply plans (docs/reference-behaviour.md §d.1–§d.2, §e): the manager's dirty delta
- * as restore lines with sections and error handlers as data.
+ * as restore lines with sections and error handlers as data. Each set's fate comes
+ * from set-fate.ts, as in every planner.
  *
- * Order: creates for every set to add or update; then per set its deletes, then its
- * adds; then flushes, then destroys of the sets to destroy. Within each block sets
- * come in the order they became dirty and members in the order they were added —
- * never hash order — so the same calls give the same plan, byte for byte.
+ * Order: `-X` of sets to recreate (another type in the save); creates for every set to
+ * add or update; then per set its deletes, then its adds (or its rebuild through a
+ * temporary set and swap); then destroys of the sets to destroy, lists first — never
+ * a flush (set-fate.ts). Within each block sets come in the order they became dirty
+ * and members in the order they were added — never hash order — so the same calls
+ * give the same plan, byte for byte.
  */
 import { quote } from '../errors.js';
 import { isCanonicalMember } from '../model/members.js';
 import type { IPSetManager } from '../manager/manager.js';
 import type { DirtySnapshot, PlanSetView } from '../manager/basis.js';
 import type { SetCapacity } from '../model/capacity.js';
-import { withInitialHashsize } from '../model/capacity.js';
-import { pushRebuildLines, temporaryName } from './rebuild.js';
-import { APPLY_HANDLERS, addOrUpdateSection, deleteSection } from './handlers.js';
+import { effectiveCapacity, withInitialHashsize } from '../model/capacity.js';
+import { isListName } from '../model/set-types.js';
+import { growMaxelem, pushRebuildLines } from './rebuild.js';
+import type { GrowthPolicy } from './rebuild.js';
+import { chooseTemporary, destroyOrder, savedFate, targetCapacity, temporaryCandidates } from './set-fate.js';
+import { APPLY_HANDLERS, REBUILD_HANDLERS, addOrUpdateSection, deleteSection } from './handlers.js';
 import type { DirtyEntry } from '../manager/dirty-cache.js';
 import { planFromPieces } from './line-runs.js';
 import type { PlanPiece } from './line-runs.js';
@@ -24,23 +30,17 @@ import type { ErrorHandler, PlanLine, PlanNote, RestorePlan, SaveSnapshot, Saved
 // objects until someone reads its lines, and the renderer reads the runs. Single lines
 // are built as literals with only the fields their op uses.
 
-/** The capacity of a target's create line: a new hash set is sized for the members it is created with. */
-function createCapacity(t: Target, snapshot: DirtySnapshot): SetCapacity {
-  const capacity = snapshot.capacity(t.set.info.type);
-  return t.entry.state === 'create' && t.set.info.kind === 'set' ? withInitialHashsize(capacity, t.set.memberCount) : capacity;
-}
-
 /** Collects a plan's pieces; knows each kind of line's handlers. */
 class Builder {
   readonly pieces: PlanPiece[] = [];
   readonly notes: PlanNote[] = [];
 
-  create(set: PlanSetView, section: string, capacity: SetCapacity): void {
+  create(set: PlanSetView, section: string, capacity: SetCapacity, onError: readonly ErrorHandler[] = APPLY_HANDLERS.create): void {
     const spec = set.info.createSpec;
     this.pieces.push(
       capacity.maxelem === undefined && capacity.hashsize === undefined
-        ? { op: 'create', set: set.kernelName, spec, section, onError: APPLY_HANDLERS.create }
-        : { op: 'create', set: set.kernelName, spec, ...capacity, section, onError: APPLY_HANDLERS.create },
+        ? { op: 'create', set: set.kernelName, spec, section, onError }
+        : { op: 'create', set: set.kernelName, spec, ...capacity, section, onError },
     );
   }
 
@@ -81,28 +81,35 @@ class Builder {
     this.pieces.length = mark;
   }
 
-  resyncFlush(set: PlanSetView, section: string): void {
-    this.pieces.push({ op: 'flush', set: set.kernelName, section, onError: APPLY_HANDLERS.resync });
-  }
-
   /** Appends one line made elsewhere (a rebuild's). */
   readonly emit = (line: PlanLine): void => {
     this.pieces.push(line);
   };
 
-  destroyBlock(entries: readonly DirtyEntry[]): void {
-    // All flushes before any destroy: a list being destroyed must release the
-    // members being destroyed first (docs/reference-behaviour.md §d.1).
-    for (const e of entries) {
-      if (e.state === 'destroy') {
-        this.pieces.push({ op: 'flush', set: e.kernelName, section: deleteSection(e.name), onError: APPLY_HANDLERS.flush });
-      }
+  /**
+   * `-X` of every set to destroy, lists first (set-fate.ts `destroyOrder`): a destroyed
+   * list releases its members, so nothing is flushed, and a destroy the kernel refuses
+   * (a rule references the set) leaves it intact and reported in use.
+   */
+  destroyBlock(entries: readonly DirtyEntry[], orphans: (kernelName: string) => readonly string[]): void {
+    const gone = destroyOrder(entries.filter((e) => e.state === 'destroy'), (e) => isListName(e.name));
+    for (const e of gone) {
+      this.pieces.push({ op: 'destroy', set: e.kernelName, section: deleteSection(e.name), onError: APPLY_HANDLERS.destroy });
+      this.orphans(orphans(e.kernelName));
     }
-    for (const e of entries) {
-      if (e.state === 'destroy') {
-        this.pieces.push({ op: 'destroy', set: e.kernelName, section: deleteSection(e.name), onError: APPLY_HANDLERS.destroy });
-      }
-    }
+  }
+
+  /** `-X` of temporaries left by crashed rebuilds (reported themselves when something holds them). */
+  orphans(names: readonly string[]): void {
+    for (const name of names) this.pieces.push({ op: 'destroy', set: name, section: deleteSection(name), onError: APPLY_HANDLERS.destroy });
+  }
+
+  /** A rebuild of `set` through a temporary set and swap, with all its members. */
+  rebuild(set: PlanSetView, section: string, capacity: SetCapacity, k: Knowledge): void {
+    const temporary = chooseTemporary(k.owner, set.kernelName, k.writer, k.exists);
+    this.orphans(k.orphans(set.kernelName, temporary));
+    // The delta paths see a temporary again only through its live set: a failed cleanup keeps that set dirty.
+    pushRebuildLines(this.emit, { name: set.kernelName, spec: set.info.createSpec, capacity, section, cleanupReportsLive: true }, temporary, { forEach: (fn) => set.forEachMember(fn) });
   }
 
   plan(basis: unknown): RestorePlan {
@@ -118,15 +125,20 @@ function delHandlers(set: PlanSetView): readonly ErrorHandler[] {
   return set.info.kind === 'list' ? APPLY_HANDLERS.delFromList : APPLY_HANDLERS.del;
 }
 
-/** Options of {@link planApply}. */
+/** Options of {@link planApply} and {@link planApplyWithSave}. */
 export interface PlanApplyOptions {
   /**
    * Kernel names of the sets the kernel holds (`ipset list -n`), when known. A dirty
    * set to update that is not among them was destroyed outside this library: it is
    * planned as a create with all its members (and a note) instead of its delta, which
-   * would recreate it with only the newest members.
+   * would recreate it with only the newest members. A rebuild's temporary is chosen
+   * among names the kernel does not hold, and leftover temporaries are removed.
    */
   kernelSets?: ReadonlySet<string>;
+  /** Growth of hash sets past their maxelem, as in `planReconcile` (default: on, doubling, up to 1,048,576). */
+  growth?: GrowthPolicy;
+  /** Writer id that makes temporary set names unique per writer (default `''`), as in `planReconcile`. */
+  writer?: string;
 }
 
 /** True when an update entry's set is known to be missing from the kernel. */
@@ -134,23 +146,65 @@ function vanished(entry: DirtyEntry, kernelSets: ReadonlySet<string> | undefined
   return kernelSets !== undefined && entry.state === 'update' && !kernelSets.has(entry.kernelName);
 }
 
+/** What a plan knows of the kernel's set names, for temporaries (set-fate.ts). */
+interface Knowledge {
+  readonly owner: string;
+  readonly writer: string;
+  /** True when the kernel holds the name; absent when nothing is known. */
+  readonly exists: ((name: string) => boolean) | undefined;
+  /** Candidate temporaries of `live` the kernel holds, other than `keep`. */
+  orphans(live: string, keep?: string): string[];
+}
+
+function knowledge(owner: string, writer: string, names: ReadonlySet<string> | undefined): Knowledge {
+  const exists = names === undefined ? undefined : (name: string) => names.has(name);
+  return {
+    owner,
+    writer,
+    exists,
+    orphans: (live, keep) => (names === undefined ? [] : temporaryCandidates(owner, live, writer).filter((t) => t !== keep && names.has(t))),
+  };
+}
+
 interface Target {
   readonly entry: DirtyEntry;
   readonly set: PlanSetView;
   readonly section: string;
+  /** The capacity to create (or rebuild) the set with: growth applied (set-fate.ts `targetCapacity`). */
+  capacity: SetCapacity;
 }
 
-/** Create/update entries with their live sets, in dirty order. */
-function targets(snapshot: DirtySnapshot): Target[] {
+/** Create/update entries with their live sets and target capacities, in dirty order. */
+function targets(snapshot: DirtySnapshot, growth: GrowthPolicy, notes: PlanNote[]): Target[] {
   const out: Target[] = [];
   for (const entry of snapshot.entries) {
     if (entry.state === 'destroy') continue;
     const set = snapshot.set(entry.name);
     // A create/update entry always has a cached set; skip defensively rather than
     // emit lines for a set the manager no longer knows.
-    if (set !== undefined) out.push({ entry, set, section: addOrUpdateSection(entry.name) });
+    if (set !== undefined) out.push({ entry, set, section: addOrUpdateSection(entry.name), capacity: {} });
+  }
+  for (const t of out) {
+    const configured = snapshot.capacity(t.set.info.type);
+    t.capacity = t.set.info.kind === 'set' ? targetCapacity(t.set.kernelName, t.set.info.createSpec, configured, t.set.memberCount, growth, notes) : configured;
   }
   return out;
+}
+
+/**
+ * The delta path's growth rule: it cannot read the kernel's maxelem, so it keeps each
+ * set at the growth step of its member count. A set to update whose step changes with
+ * this delta (it outgrew its maxelem, or fits the configured one again) is rebuilt with
+ * the new one; the maxelem it holds now is the step of its previous count.
+ */
+function kernelCapacity(t: Target, snapshot: DirtySnapshot, growth: GrowthPolicy): SetCapacity | undefined {
+  const { entry, set } = t;
+  if (set.info.kind !== 'set' || entry.state !== 'update') return undefined;
+  const configured = snapshot.capacity(set.info.type);
+  const maxelem = effectiveCapacity(set.info.createSpec, configured).maxelem;
+  const before = set.memberCount - (entry.toAdd?.size ?? 0) + (entry.toDelete?.size ?? 0);
+  const held = growMaxelem(maxelem, before, growth) ?? maxelem;
+  return held === maxelem ? configured : { ...configured, maxelem: held };
 }
 
 /** What planners plan from: a manager's {@link DirtySnapshot}, or the manager (whose snapshot is taken). */
@@ -163,14 +217,18 @@ function snapshotOf(source: PlanSource): DirtySnapshot {
 /**
  * The reference's apply file (`fileCreatorForApply`, docs/reference-behaviour.md §d.1) for the manager's dirty
  * delta: creates (`-N … --exist`) for every set to add or update, then per set its
- * deletes (`-D`) and adds (`-A`; a set to create gets all its members), then flushes
- * (`-F`) and destroys (`-X`) of the sets to destroy. Sections and handlers are the
- * reference's (docs/reference-behaviour.md §e.1, {@link APPLY_HANDLERS}). A set whose kernel contents are unknown
- * (after a failed apply, see `IPSetManager.commit`) is rebuilt through a temporary set
- * and `swap` (rebuild.ts), so rules matching it never see it empty or partial.
+ * deletes (`-D`) and adds (`-A`; a set to create gets all its members), then destroys
+ * (`-X`, lists first, never a flush) of the sets to destroy. Sections and handlers are
+ * the reference's (docs/reference-behaviour.md §e.1, {@link APPLY_HANDLERS}), except
+ * that destroys are not flushed first: a destroy the kernel refuses leaves the set
+ * intact (reported in use) instead of empty under a live rule. A set whose kernel
+ * contents are unknown (after a failed apply, see `IPSetManager.commit`), or whose
+ * members outgrow its maxelem, is rebuilt through a temporary set and `swap`
+ * (rebuild.ts), so rules matching it never see it empty or partial.
  *
  * With `options.kernelSets` (the names `ipset list -n` printed), a set to update that
- * the kernel no longer holds is planned as a create with all its members.
+ * the kernel no longer holds is planned as a create with all its members, temporaries
+ * are chosen among free names and leftover ones are removed.
  *
  * `source` is the manager or its {@link DirtySnapshot}; planning changes nothing in the
  * manager. The plan's `basis` lets `manager.commit(basis, report)` clear exactly what
@@ -178,20 +236,30 @@ function snapshotOf(source: PlanSource): DirtySnapshot {
  */
 export function planApply(source: PlanSource, options: PlanApplyOptions = {}): RestorePlan {
   const { kernelSets } = options;
+  const growth = options.growth ?? {};
   const snapshot = snapshotOf(source);
   const { entries, basis } = snapshot;
-  const sets = targets(snapshot);
   const b = new Builder();
-  for (const t of sets) b.create(t.set, t.section, createCapacity(t, snapshot));
-  for (const { entry, set, section } of sets) {
+  const k = knowledge(snapshot.owner, options.writer ?? '', kernelSets);
+  const sets = targets(snapshot, growth, b.notes);
+  const rebuild = new Set<Target>();
+  for (const t of sets) {
+    const held = kernelCapacity(t, snapshot, growth);
+    const maxelem = (capacity: SetCapacity): number => effectiveCapacity(t.set.info.createSpec, capacity).maxelem;
+    const resized = held !== undefined && maxelem(held) !== maxelem(t.capacity) && !vanished(t.entry, kernelSets);
+    if (t.entry.state === 'create' ? t.entry.unknown : resized) rebuild.add(t);
+    if (rebuild.has(t)) b.create(t.set, t.section, t.capacity, REBUILD_HANDLERS.live);
+    else b.create(t.set, t.section, t.entry.state === 'create' ? createCapacity(t) : (held ?? t.capacity));
+  }
+  for (const t of sets) {
+    const { entry, set, section } = t;
+    if (rebuild.has(t)) {
+      // Contents unknown, or maxelem changes: rebuilt through a temporary set and swap,
+      // never flushed in place (rules matching the set would see it empty, then partial).
+      b.rebuild(set, section, t.capacity, k);
+      continue;
+    }
     if (entry.state === 'create') {
-      if (entry.unknown) {
-        // Contents unknown: rebuilt through a temporary set and swap, never flushed
-        // in place (rules matching the set would see it empty, then partial).
-        const capacity = snapshot.capacity(set.info.type);
-        pushRebuildLines(b.emit, { name: set.kernelName, spec: set.info.createSpec, capacity, section, cleanupReportsLive: true }, temporaryName(snapshot.owner, set.kernelName), { forEach: (fn) => set.forEachMember(fn) });
-        continue;
-      }
       b.addAll(set, section);
       continue;
     }
@@ -207,71 +275,88 @@ export function planApply(source: PlanSource, options: PlanApplyOptions = {}): R
     if (entry.toDelete !== undefined) b.run('del', set, [...entry.toDelete], section);
     if (entry.toAdd !== undefined) b.run('add', set, [...entry.toAdd], section);
   }
-  b.destroyBlock(entries);
+  b.destroyBlock(entries, (name) => k.orphans(name));
   return b.plan(basis);
+}
+
+/** The capacity of a new set's create line: sized for the members it is created with. */
+function createCapacity(t: Target): SetCapacity {
+  return t.set.info.kind === 'set' ? withInitialHashsize(t.capacity, t.set.memberCount) : t.capacity;
 }
 
 /**
  * The reference's save-file variant (`fileCreatorForApplyWithSaveFile`, docs/reference-behaviour.md §d.2) without
- * its parser quirks: creates for every set to add or update; then the dirty sets the
- * snapshot holds, in snapshot order, diffed against their kernel members (`-D` for
- * kernel members not desired, in snapshot order, then `-A` for desired members not in
- * the kernel, in set order) — canonical members make unchanged members compare equal;
- * then every other set to add or update with all its members; then flushes and
- * destroys. A dirty set that exists in the kernel with another type gets only its
- * create line (which fails and marks it not converged) and a note. A saved member
- * that is not in the canonical form ipset prints for the set's type is never copied
- * into a `-D` line: the set is flushed and refilled with all its members instead
- * (`unreadable-members-rebuilt` note).
+ * its parser quirks, with the fates of set-fate.ts: a dirty set the save holds with
+ * another type or family is destroyed and recreated (its `-X` first; refused, the set
+ * stays intact and its section is dropped); one with another maxelem (or that outgrew
+ * it), or holding a member that is not in the canonical form ipset prints for its type
+ * (never copied into a `-D` line, `unreadable-members-rebuilt` note), is rebuilt
+ * through a temporary set and swap. Then creates for every set to add or update; then
+ * the dirty sets the snapshot holds, in snapshot order, diffed against their kernel
+ * members (`-D` for kernel members not desired, in snapshot order, then `-A` for
+ * desired members not in the kernel, in set order); then every other set to add or
+ * update with all its members; then destroys, lists first.
  */
-export function planApplyWithSave(source: PlanSource, save: SaveSnapshot): RestorePlan {
+export function planApplyWithSave(source: PlanSource, save: SaveSnapshot, options: Omit<PlanApplyOptions, 'kernelSets'> = {}): RestorePlan {
   const snapshot = snapshotOf(source);
+  const growth = options.growth ?? {};
   const { entries, basis } = snapshot;
   const b = new Builder();
-  const sets = targets(snapshot);
-  for (const t of sets) b.create(t.set, t.section, createCapacity(t, snapshot));
+  const names = new Set<string>();
+  for (const s of save.sets) names.add(s.name);
+  const k = knowledge(snapshot.owner, options.writer ?? '', names);
+  const sets = targets(snapshot, growth, b.notes);
 
   const byKernelName = new Map<string, Target>();
   for (const t of sets) byKernelName.set(t.set.kernelName, t);
-  const done = new Set<Target>();
-  for (const saved of save.sets) {
-    const t = byKernelName.get(saved.name);
-    if (t === undefined || done.has(t)) continue;
-    done.add(t);
-    diffAgainstKernel(b, t, saved);
+  const saved = new Map<Target, SavedSet>();
+  for (const s of save.sets) {
+    const t = byKernelName.get(s.name);
+    if (t !== undefined && !saved.has(t)) saved.set(t, s);
   }
-  for (const t of sets) if (!done.has(t)) b.addAll(t.set, t.section);
-  b.destroyBlock(entries);
+  const fates = new Map<Target, ReturnType<typeof savedFate>>();
+  for (const [t, s] of saved) {
+    const fate = savedFate(s, t.set.info.createSpec, t.capacity, t.set.memberCount, growth, undefined);
+    fates.set(t, fate);
+    if (fate.fate === 'recreate') {
+      b.notes.push({ set: t.set.kernelName, kind: 'type-conflict-recreated', message: `set ${t.set.name}: ${fate.reason}; destroyed and recreated` });
+      b.pieces.push({ op: 'destroy', set: t.set.kernelName, section: t.section, onError: APPLY_HANDLERS.destroyToRecreate });
+    }
+  }
+  for (const t of sets) {
+    const fate = fates.get(t);
+    if (fate?.fate === 'rebuild') b.create(t.set, t.section, fate.capacity, REBUILD_HANDLERS.live);
+    else b.create(t.set, t.section, fate === undefined || fate.fate === 'recreate' ? createCapacity(t) : fate.capacity);
+  }
+  for (const [t, s] of saved) {
+    const fate = fates.get(t)!;
+    if (fate.fate === 'rebuild') b.rebuild(t.set, t.section, fate.capacity, k);
+    else if (fate.fate === 'recreate') b.addAll(t.set, t.section);
+    else diffAgainstKernel(b, t, s, fate.capacity, k);
+  }
+  for (const t of sets) if (!saved.has(t)) b.addAll(t.set, t.section);
+  b.destroyBlock(entries, (name) => k.orphans(name));
   return b.plan(basis);
 }
 
-function diffAgainstKernel(b: Builder, t: Target, saved: SavedSet): void {
+function diffAgainstKernel(b: Builder, t: Target, saved: SavedSet, capacity: SetCapacity, k: Knowledge): void {
   const { set, section } = t;
-  if (saved.type !== set.info.kernelType) {
-    b.notes.push({
-      set: set.kernelName,
-      kind: 'info',
-      message: `set ${set.name} is ${saved.type} in the kernel but should be ${set.info.kernelType}; its create line will fail and its members are not changed`,
-    });
-    return;
-  }
   const kernel = new Set<string>();
   const start = b.mark();
   for (const m of saved.members) {
     if (kernel.has(m)) continue;
     kernel.add(m);
     if (set.hasMember(m)) continue;
-    if (!isCanonicalMember(set.info.kernelType, m)) {
-      // A member ipset would not print this way is never echoed into a -D line:
-      // flush the set and send all its members, as for unknown contents.
+    if (!isCanonicalMember(set.info.kernelType, m, set.info.family)) {
+      // A member ipset would not print this way is never echoed into a -D line: the
+      // set is rebuilt through a temporary set and swap, as for unknown contents.
       b.rollback(start);
       b.notes.push({
         set: set.kernelName,
         kind: 'unreadable-members-rebuilt',
-        message: `set ${set.name} holds ${quote(m)} in the kernel, which is not in the canonical form ipset prints for ${saved.type}; it is never copied into a plan: the set is flushed and refilled with its members`,
+        message: `set ${set.name} holds ${quote(m)} in the kernel, which is not in the canonical form ipset prints for ${saved.type}; it is never copied into a plan: the set is rebuilt through a temporary set and swap`,
       });
-      b.resyncFlush(set, section);
-      b.addAll(set, section);
+      b.rebuild(set, section, capacity, k);
       return;
     }
     b.del(set, m, section);

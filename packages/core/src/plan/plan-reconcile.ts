@@ -30,18 +30,21 @@
  *
  * - **Unreadable kernel members.** A saved member of an owned set that is not in the
  *   exact canonical form ipset prints for the set's type (a hostile or hand-edited save
- *   such as `10.0.0.0/000…024-F`) is never copied into a `-D` line: the set is flushed
- *   and refilled with its desired members (`unreadable-members-rebuilt` note).
+ *   such as `10.0.0.0/000…024-F`) is never copied into a `-D` line: the set is rebuilt
+ *   through a temporary set and swap with its desired members (`unreadable-members-rebuilt` note).
  *
- * Line order: (B) deletes from kept lists (or their flush), (C) destroys of lists (undesired or to be
+ * Every fate comes from set-fate.ts, as in the other planners; no line is ever `-F`.
+ *
+ * Line order: (B) deletes from kept lists, (C) destroys of lists (undesired or to be
  * recreated), (D) destroys of hash sets to be recreated, (E) creates, (F) hash-set
  * member deletes then adds, (G) list adds, (H) destroys of undesired hash sets. So a
  * list releases a member before that member is destroyed, every list member exists
  * before a list adds it, and the planned order is deterministic: desired sets in
  * desired order, kernel sets in snapshot order, members in desired or snapshot order.
  */
-import { DEFAULT_HASHSIZE, effectiveCapacity, validateCapacity, withInitialHashsize } from '../model/capacity.js';
-import { DEFAULT_GROWTH_CEILING, growMaxelem, pushRebuildLines, temporaryName } from './rebuild.js';
+import { validateCapacity, withInitialHashsize } from '../model/capacity.js';
+import { pushRebuildLines } from './rebuild.js';
+import { chooseTemporary, savedFate, targetCapacity } from './set-fate.js';
 import { RECONCILE_HANDLERS, addOrUpdateSection, deleteSection } from './handlers.js';
 import type { GrowthPolicy } from './rebuild.js';
 import type { SetCapacity } from '../model/capacity.js';
@@ -87,14 +90,11 @@ export interface PlanReconcileOptions {
   writer?: string;
 }
 
-const DEFAULT_MAXELEM = '65536';
-const DEFAULT_LIST_SIZE = '8';
-
 function unreadableNote(saved: SavedSet, member: string): PlanNote {
   return {
     set: saved.name,
     kind: 'unreadable-members-rebuilt',
-    message: `set ${quote(saved.name)} holds ${quote(member)}, which is not in the canonical form ipset prints for ${saved.type}; it is never copied into a plan: the set is flushed and refilled with its desired members`,
+    message: `set ${quote(saved.name)} holds ${quote(member)}, which is not in the canonical form ipset prints for ${saved.type}; it is never copied into a plan: the set is rebuilt through a temporary set and swap`,
   };
 }
 
@@ -334,120 +334,14 @@ export function validateDesiredState(desired: DesiredState): ValidatedDesiredSta
   return state;
 }
 
-const VALUED_OPTIONS: ReadonlySet<string> = new Set(['family', 'hashsize', 'maxelem', 'netmask', 'timeout', 'bucketsize', 'initval', 'size', 'markmask']);
-
-/** The last options {@link parseOptions} read: deciding one set's fate reads its options three or four times in a row. */
-let lastOptions: { text: string; parsed: ReadonlyMap<string, string> } | undefined;
-
-/** Parses a save create-line tail (`family inet hashsize 1024 maxelem 65536 …`) into options. */
-function parseOptions(options: string): ReadonlyMap<string, string> {
-  if (lastOptions?.text === options) return lastOptions.parsed;
-  const valued = VALUED_OPTIONS;
-  const out = new Map<string, string>();
-  const tokens = options.split(/\s+/).filter((t) => t !== '');
-  for (let i = 0; i < tokens.length; i++) {
-    const t = tokens[i]!;
-    if (valued.has(t) && i + 1 < tokens.length) out.set(t, tokens[++i]!);
-    else out.set(t, '');
-  }
-  lastOptions = { text: options, parsed: out };
-  return out;
-}
-
 /**
- * Why `-N name --exist <spec>` would fail on `saved` (or create a set the desired
- * members do not fit), or `undefined` when the kernel set is compatible
- * (docs/ipset-semantics.md §2.6: hashsize is not compared, the rest is).
- */
-function conflictOf(saved: SavedSet, spec: CreateSpec, capacity: SetCapacity): string | undefined {
-  const type = kernelTypeOfSpec(spec);
-  if (saved.type !== type) return `kernel type ${quote(saved.type)} differs from ${quote(type)} (spec ${quote(spec)})`;
-  const opts = parseOptions(saved.options);
-  for (const extra of ['timeout', 'netmask', 'markmask', 'counters', 'comment', 'skbinfo']) {
-    if (opts.has(extra)) return `kernel set has ${quote(extra)}, which spec ${quote(spec)} does not create`;
-  }
-  if (type === 'list:set') {
-    const size = opts.get('size') ?? DEFAULT_LIST_SIZE;
-    if (size !== DEFAULT_LIST_SIZE) return `kernel list size ${size} differs from ${DEFAULT_LIST_SIZE}`;
-    return undefined;
-  }
-  // `-N name --exist nethash` succeeds on an existing family inet6 set (measured on
-  // 7.17: -exist does not compare the family), so a family change must be caught here.
-  const family = opts.get('family') ?? 'inet';
-  const wantedFamily = familyOfSpec(spec) ?? 'inet';
-  if (family !== wantedFamily) return `kernel family ${quote(family)} differs from ${quote(wantedFamily)}`;
-  const maxelem = opts.get('maxelem') ?? DEFAULT_MAXELEM;
-  const wantedMaxelem = String(effectiveCapacity(spec, capacity).maxelem);
-  if (maxelem !== wantedMaxelem) return `kernel maxelem ${maxelem} differs from ${wantedMaxelem}`;
-  return undefined;
-}
-
-/**
- * The capacity each desired hash set is created (or rebuilt) with: its own, with
- * maxelem grown when its members do not fit (see {@link growMaxelem}); a note for
- * every set that grows or cannot.
+ * The capacity each desired hash set is created (or rebuilt) with (set-fate.ts
+ * `targetCapacity`: the same growth on every path).
  */
 function capacityTargets(wanted: ReadonlyMap<string, Wanted>, growth: GrowthPolicy, notes: PlanNote[]): Map<string, SetCapacity> {
   const out = new Map<string, SetCapacity>();
-  for (const [name, w] of wanted) {
-    if (w.list) continue;
-    const maxelem = effectiveCapacity(w.set.spec, w.capacity).maxelem;
-    const count = w.members.length;
-    const grown = growMaxelem(maxelem, count, growth);
-    if (grown === maxelem) {
-      out.set(name, w.capacity);
-    } else if (grown === undefined) {
-      out.set(name, w.capacity);
-      notes.push({
-        set: name,
-        kind: 'info',
-        message: `set ${quote(name)} should hold ${count} members but its maxelem is ${maxelem} and ${
-          growth.enabled === false ? 'growth is disabled' : `growth stops at ${growth.ceiling ?? DEFAULT_GROWTH_CEILING}`
-        }; the members past it will fail with hash-full`,
-      });
-    } else {
-      out.set(name, { ...w.capacity, maxelem: grown });
-      notes.push({ set: name, kind: 'info', message: `set ${quote(name)} holds ${count} members, more than maxelem ${maxelem}: grown to maxelem ${grown}` });
-    }
-  }
+  for (const [name, w] of wanted) if (!w.list) out.set(name, targetCapacity(name, w.set.spec, w.capacity, w.members.length, growth, notes));
   return out;
-}
-
-/**
- * The kernel set's maxelem when growth made it (the desired maxelem doubled, or the
- * ceiling), the desired members still need growth and fit it: such a set is kept, not
- * rebuilt to the exact doubling each time members come and go. `undefined` otherwise.
- */
-function grownBefore(saved: SavedSet, w: Wanted, growth: GrowthPolicy): number | undefined {
-  if (growth.enabled === false) return undefined;
-  const kernelMaxelem = Number(parseOptions(saved.options).get('maxelem') ?? DEFAULT_MAXELEM);
-  const desiredMaxelem = effectiveCapacity(w.set.spec, w.capacity).maxelem;
-  const ceiling = growth.ceiling ?? DEFAULT_GROWTH_CEILING;
-  // Only while the members still need growth: once they fit the desired maxelem again, it is restored.
-  if (w.members.length <= desiredMaxelem) return undefined;
-  if (kernelMaxelem <= desiredMaxelem || kernelMaxelem > Math.max(ceiling, desiredMaxelem) || kernelMaxelem < w.members.length) return undefined;
-  let step = desiredMaxelem;
-  while (step < kernelMaxelem && step < ceiling) step = Math.min(step * 2, ceiling);
-  return step === kernelMaxelem ? kernelMaxelem : undefined;
-}
-
-/**
- * Why the kernel set `saved` must be rebuilt (through a temporary set and swap) to hold
- * `w` with capacity `capacity`, or `undefined` when it can be patched or is a conflict
- * swap cannot fix (another type, family or option: the kernel refuses the swap).
- * Rebuilt: a maxelem other than the target, or a hashsize below the one asked for (a
- * larger one is the kernel's own growth).
- */
-function rebuildReason(saved: SavedSet, w: Wanted, capacity: SetCapacity): string | undefined {
-  const opts = parseOptions(saved.options);
-  const kernelMaxelem = Number(opts.get('maxelem') ?? DEFAULT_MAXELEM);
-  // Everything but maxelem must match, or swap is refused (or would change other options).
-  if (conflictOf(saved, w.set.spec, { ...capacity, maxelem: kernelMaxelem }) !== undefined) return undefined;
-  const wantedMaxelem = effectiveCapacity(w.set.spec, capacity).maxelem;
-  if (kernelMaxelem !== wantedMaxelem) return `kernel maxelem ${kernelMaxelem} differs from ${wantedMaxelem}`;
-  const hashsize = Number(opts.get('hashsize') ?? DEFAULT_HASHSIZE);
-  if (capacity.hashsize !== undefined && hashsize < capacity.hashsize) return `kernel hashsize ${hashsize} is below ${capacity.hashsize}`;
-  return undefined;
 }
 
 /**
@@ -488,7 +382,6 @@ export function planReconcile(
 
   const notes: PlanNote[] = [];
   const fate = new Map<string, Fate>();
-  const conflicts = new Map<string, string>();
   const growth = options.growth ?? {};
   const target = capacityTargets(wanted, growth, notes);
 
@@ -501,22 +394,6 @@ export function planReconcile(
   // Lists first: lists cannot hold lists, so their fate depends on their own references only.
   const decide = (s: SavedSet, released: boolean): void => {
     const w = wanted.get(s.name);
-    if (w !== undefined && !w.list) {
-      const grown = grownBefore(s, w, growth);
-      if (grown !== undefined) target.set(s.name, { ...target.get(s.name), maxelem: grown });
-    }
-    const rebuild = w === undefined || w.list ? undefined : rebuildReason(s, w, target.get(s.name)!);
-    if (rebuild !== undefined) {
-      fate.set(s.name, 'rebuild');
-      notes.push({ set: s.name, kind: 'info', message: `set ${quote(s.name)}: ${rebuild}; rebuilt through a temporary set and swap` });
-      return;
-    }
-    const conflict = w === undefined ? undefined : conflictOf(s, w.set.spec, target.get(s.name) ?? w.capacity);
-    if (conflict !== undefined) conflicts.set(s.name, conflict);
-    if (w !== undefined && conflict === undefined) {
-      fate.set(s.name, 'keep');
-      return;
-    }
     const ext = external(s.name);
     const free = ext === 0 && released;
     const why =
@@ -536,19 +413,28 @@ export function planReconcile(
       }
       return;
     }
-    if (free && recreate) {
+    const decided = savedFate(s, w.set.spec, target.get(s.name) ?? w.capacity, w.members.length, growth, free, recreate);
+    if (!w.list) target.set(s.name, decided.capacity);
+    if (decided.fate === 'keep') {
+      const unreadable = w.list ? s.members.find((m) => !isCanonicalMember('list:set', m)) : undefined;
+      if (unreadable !== undefined) {
+        fate.set(s.name, 'rebuild');
+        notes.push(unreadableNote(s, unreadable));
+      } else {
+        fate.set(s.name, 'keep');
+      }
+    } else if (decided.fate === 'rebuild') {
+      fate.set(s.name, 'rebuild');
+      notes.push({ set: s.name, kind: 'info', message: `set ${quote(s.name)}: rebuild (${decided.reason}) through a temporary set and swap` });
+    } else if (decided.fate === 'recreate') {
       fate.set(s.name, 'recreate');
-      notes.push({
-        set: s.name,
-        kind: 'type-conflict-recreated',
-        message: `set ${quote(s.name)}: ${conflict}; destroyed and recreated`,
-      });
+      notes.push({ set: s.name, kind: 'type-conflict-recreated', message: `set ${quote(s.name)}: ${decided.reason}; destroyed and recreated` });
     } else {
       fate.set(s.name, 'conflict-stay');
       notes.push({
         set: s.name,
         kind: 'type-conflict-referenced',
-        message: `set ${quote(s.name)}: ${conflict}; not recreated because ${recreate ? why : 'recreating type conflicts is disabled'}`,
+        message: `set ${quote(s.name)}: ${decided.reason}; not recreated because ${recreate ? why : 'recreating type conflicts is disabled'}`,
       });
     }
   };
@@ -575,37 +461,28 @@ export function planReconcile(
   const line = (l: PlanLine): void => {
     pieces.push(l);
   };
+  /** A rebuild through a temporary set the kernel does not hold (set-fate.ts `chooseTemporary`). */
+  const rebuild = (name: string, w: Wanted, section: string): void => {
+    const temporary = chooseTemporary(owner, name, options.writer ?? '', (n) => kernel.has(n));
+    pushRebuildLines(line, { name, spec: w.set.spec, capacity: target.get(name) ?? w.capacity, section }, temporary, w.members);
+  };
 
   // (B) Kept lists let go of members they should not hold and of members to be
-  // recreated. A saved member that is not a set name is never echoed: the list is
-  // flushed instead and (G) adds every desired member.
+  // recreated (every saved member of a kept list is a set name: see decide).
   const listAfter = new Map<string, Set<string>>();
   for (const s of kernel.values()) {
     if (s.type !== 'list:set' || fate.get(s.name) !== 'keep') continue;
     const w = wanted.get(s.name)!;
     const after = new Set<string>();
-    const dels: PlanLine[] = [];
-    let unreadable: string | undefined;
     for (const m of s.members) {
       if (after.has(m)) continue;
       if (!w.entries.has(m) || fate.get(m) === 'recreate') {
-        if (!isCanonicalMember('list:set', m)) {
-          unreadable = m;
-          break;
-        }
-        dels.push({ op: 'del', set: s.name, member: m, section: addOrUpdateSection(s.name), onError: RECONCILE_HANDLERS.delFromList });
+        line({ op: 'del', set: s.name, member: m, section: addOrUpdateSection(s.name), onError: RECONCILE_HANDLERS.delFromList });
       } else {
         after.add(m);
       }
     }
-    if (unreadable !== undefined) {
-      notes.push(unreadableNote(s, unreadable));
-      line({ op: 'flush', set: s.name, section: addOrUpdateSection(s.name), onError: RECONCILE_HANDLERS.flushToRefill });
-      listAfter.set(s.name, new Set());
-    } else {
-      for (const d of dels) line(d);
-      listAfter.set(s.name, after);
-    }
+    listAfter.set(s.name, after);
   }
 
   // (C) Lists go before hash sets so that destroyed lists release their members.
@@ -640,13 +517,13 @@ export function planReconcile(
     const section = addOrUpdateSection(name);
     const members = w.members;
     if (f === 'rebuild') {
-      const capacity = target.get(name) ?? w.capacity;
-      pushRebuildLines(line, { name, spec: w.set.spec, capacity, section }, temporaryName(owner, name, options.writer), members);
+      rebuild(name, w, section);
       continue;
     }
     // Marks of the desired members the kernel already holds, by index: a second map of
     // a million kept members cost more than the lookups themselves.
     const have = new Uint8Array(members.length);
+    let rebuilt = false;
     if (f === 'keep') {
       const { entries, hosts } = w;
       const saved = kernel.get(name)!;
@@ -693,20 +570,27 @@ export function planReconcile(
           // Never echo a member ipset would not print: rebuild the set instead.
           pieces.length = start;
           notes.push(unreadableNote(saved, m));
-          line({ op: 'flush', set: name, section, onError: RECONCILE_HANDLERS.flushToRefill });
-          have.fill(0);
+          rebuilt = true;
           break;
         }
       }
+    }
+    if (rebuilt) {
+      rebuild(name, w, section);
+      continue;
     }
     const adds: string[] = [];
     for (let i = 0; i < members.length; i++) if (have[i] === 0) adds.push(members[i]!);
     if (adds.length > 0) pieces.push({ op: 'add', set: name, section, onError: RECONCILE_HANDLERS.addToSet, members: adds });
   }
 
-  // (G) List adds.
+  // (G) List adds (or rebuilds), once every member set exists.
   for (const [name, w] of wanted) {
     if (!w.list || fate.get(name) === 'conflict-stay') continue;
+    if (fate.get(name) === 'rebuild') {
+      rebuild(name, w, addOrUpdateSection(name));
+      continue;
+    }
     const after = listAfter.get(name) ?? new Set<string>();
     for (const m of w.members) {
       if (!after.has(m)) line({ op: 'add', set: name, member: m, section: addOrUpdateSection(name), onError: RECONCILE_HANDLERS.addToList });

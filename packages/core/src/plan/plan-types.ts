@@ -46,7 +46,7 @@ export interface PlanNote {
   /**
    * `unreadable-members-rebuilt`: the save showed a member that is not in the canonical
    * form ipset prints for the set's type; it is never echoed into a plan, the set is
-   * flushed and refilled with its desired members instead.
+   * rebuilt through a temporary set and swap with its desired members instead.
    */
   kind:
     | 'type-conflict-recreated'

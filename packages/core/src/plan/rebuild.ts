@@ -42,14 +42,28 @@ export function leavesTemporary(line: PlanLine): boolean {
 }
 
 /**
- * The temporary set name of a rebuild of `live`: `owner` followed by base-36 digits of
- * a digest of the writer id and the live name, as long as the live name (at least one
- * digit), so it fits wherever the live name fits and is owned by `owner`.
+ * The set a plan line is for, in reports that group lines by set: its `subject` (a
+ * rebuild's lines 1-4, reported for the live set), the live set of a rebuild's cleanup
+ * line, else the set it names.
  */
-export function temporaryName(owner: string, live: string, writer = ''): string {
+export function lineSubject(line: PlanLine): string {
+  if (line.subject !== undefined) return line.subject;
+  const cleanup = rebuildCleanupSection('');
+  return line.op === 'destroy' && line.section.startsWith(cleanup) ? line.section.slice(cleanup.length) : line.set;
+}
+
+/**
+ * The temporary set name of a rebuild of `live`: `owner` followed by base-36 digits of
+ * a digest of the writer id, the live name and the candidate number, as long as the
+ * live name (at least one digit), so it fits wherever the live name fits and is owned
+ * by `owner`. Planners try candidates 0, 1, … and skip names the kernel holds
+ * (set-fate.ts `chooseTemporary`), so a stuck temporary never blocks its set.
+ */
+export function temporaryName(owner: string, live: string, writer = '', candidate = 0): string {
   const length = Math.max(1, live.length - owner.length);
+  const which = candidate === 0 ? live : `${live}#${candidate}`;
   let digits = '';
-  for (let round = 0; digits.length < length; round++) digits += sha256Base36(`ipsets-rebuild:${round}:${writer}:${live}`);
+  for (let round = 0; digits.length < length; round++) digits += sha256Base36(`ipsets-rebuild:${round}:${writer}:${which}`);
   return owner + digits.slice(0, length);
 }
 

@@ -142,6 +142,23 @@ function signalOf(options: ClassifyOptions, stderr: string): string | undefined 
  *   SIGKILL or SIGTERM came from outside.
  */
 export function classifyIpsetError(stderr: string, options: ClassifyOptions = {}): ClassifiedError {
+  // The first lines say what went wrong: a runaway stderr is read no further, and quoted short.
+  const read = stderr.length > STDERR_READ_LIMIT ? stderr.slice(0, STDERR_READ_LIMIT) : stderr;
+  const error = classifyText(read, options);
+  if (error.message.length <= ERROR_MESSAGE_LIMIT && read === stderr) return error;
+  let cut = Math.min(ERROR_MESSAGE_LIMIT, error.message.length);
+  const last = error.message.charCodeAt(cut - 1);
+  if (last >= 0xd800 && last <= 0xdbff) cut--;
+  return { ...error, message: `${error.message.slice(0, cut)}… (cut: ipset printed ${stderr.length} characters)` };
+}
+
+/** Most of ipset's stderr {@link classifyIpsetError} reads (64 KiB): its first lines say what went wrong. */
+export const STDERR_READ_LIMIT = 64 * 1024;
+
+/** Longest message {@link classifyIpsetError} keeps (reports and logs quote it): 2,000 characters. */
+export const ERROR_MESSAGE_LIMIT = 2000;
+
+function classifyText(stderr: string, options: ClassifyOptions): ClassifiedError {
   const text = stderr.replace(/\r\n?/g, '\n').trim();
   const signal = signalOf(options, text);
   if (signal !== undefined) {

@@ -11,7 +11,15 @@ export const H = {
   addList: APPLY_HANDLERS.addToList,
   addHash: APPLY_HANDLERS.addToSet,
   del: APPLY_HANDLERS.del,
-  flush: APPLY_HANDLERS.flush,
+  /**
+   * The reference's apply `-F` handler (docs/reference-behaviour.md §e.1). No planner
+   * writes `-F` any more; the session still runs any plan, and these tests pin how it
+   * skips a section.
+   */
+  flush: [
+    { when: 'set-missing', then: 'skip-section', report: 'ignorable' },
+    { when: 'any', then: 'skip-section', report: 'not-converged' },
+  ] as PlanLine['onError'],
   destroy: APPLY_HANDLERS.destroy,
 };
 

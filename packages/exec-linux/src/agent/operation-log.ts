@@ -97,7 +97,7 @@ export function observeReset(metrics: AgentMetrics, logger: AgentLogger, owner: 
   const { leaked } = report;
   metrics.leakedSets.set(leaked.length);
   const outcome: AgentOutcome = report.converged ? 'converged' : 'not-converged';
-  for (const session of [report.flush, report.destroy]) {
+  for (const session of [report.lists, report.destroy]) {
     for (const attempt of session?.attempts ?? []) {
       if (attempt.error !== undefined) metrics.failures.inc({ kind: attempt.error.kind });
     }

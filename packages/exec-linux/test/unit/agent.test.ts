@@ -29,6 +29,7 @@ function resetReport(leaked: string[] = []): ResetReport {
     vanished: [],
     leaked,
     failed: [],
+    lists: report(true),
     flush: report(true),
     destroy: report(true),
     problems: [],

@@ -39,7 +39,6 @@ describe('DesiredSource', () => {
     const problems: string[] = [];
     const source = await DesiredSource.open(
       { path, debounceMs: 10, load, onChange: () => undefined, onProblem: (_kind, message) => problems.push(message), onRecovered: () => undefined, watch: false },
-      async () => big,
     );
     expect(loads).toBe(1);
     await source.check();
@@ -71,7 +70,6 @@ describe('DesiredSource', () => {
         onProblem: () => undefined,
         onRecovered: () => undefined,
       },
-      async () => '{"v":1}',
     );
     await writeFile(join(dir, '.staged'), '{"v":2}');
     await rename(join(dir, '.staged'), path);

@@ -1,4 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { reconcileIPSets } from '@ipsets/core';
+import type { IpsetPort } from '@ipsets/core';
+import { createFakePort, FakeKernel } from '@ipsets/testing';
+import { desiredStateOf, parseDesiredText } from '../../../src/desired-file.js';
 import { formatApplyReport, reportToJson } from '../../../src/output/apply-report.js';
 import { report } from '../../helpers/output-fixtures.js';
 
@@ -19,5 +23,20 @@ describe('formatApplyReport', () => {
     expect('plan' in json).toBe(false);
     expect(json.durationMs).toBe(1.235);
     expect(json.skipped).toHaveLength(1);
+  });
+});
+
+describe('an apply report quotes ipset\'s stderr only in part', () => {
+  it('a restore that prints 20 MB of stderr gives a text and a JSON report under 64 KiB (200 MB of stderr made a 200 MB report)', async () => {
+    const desired = desiredStateOf(parseDesiredText('sets:\n  - { type: namespace, name: shop, members: [10.0.0.1] }\n'));
+    const kernel = new FakeKernel();
+    const real = createFakePort(kernel);
+    const huge = `ipset v7.17: Error in line 1: Kernel error received: ${'e'.repeat(20 * 1024 * 1024)}\n`;
+    const port: IpsetPort = { ...real, restore: async () => ({ exitCode: 1, stdout: '', stderr: huge }) };
+    const report = await reconcileIPSets(desired, port);
+    expect(report.converged).toBe(false);
+    expect(Buffer.byteLength(formatApplyReport(report))).toBeLessThan(64 * 1024);
+    expect(Buffer.byteLength(JSON.stringify(reportToJson(report)))).toBeLessThan(64 * 1024);
+    expect(formatApplyReport(report)).toContain('(cut: ipset printed');
   });
 });

@@ -14,13 +14,16 @@ describe('formatResetReport', () => {
       vanished: [],
       leaked: ['o-b'],
       failed: [],
+      lists: empty,
       flush: empty,
       destroy: empty,
       problems: [],
     };
     const text = formatResetReport(reset);
     expect(text).toContain('owned sets (prefix "o-"): 2 found, 1 destroyed');
-    expect(text).toContain('leaked (flushed, still referenced by a kernel component; not destroyed):\n  o-b\n');
+    // A reset never flushes: the leaked sets are left intact (it said "flushed").
+    expect(text).toContain('leaked (still referenced by a kernel component; left intact, not destroyed):\n  o-b\n');
+    expect(text).not.toContain('flushed');
     expect(text).toContain('reset complete except 1 leaked set(s)');
   });
 });

@@ -44,6 +44,7 @@ describe('summarizeSets', () => {
     expect(summary).toEqual({
       created: 1,
       updated: 1,
+      rebuilt: 0,
       unchanged: 1,
       destroyed: 1,
       inUse: 1,
@@ -89,6 +90,7 @@ describe('summarizeSets over a plan whose lines of one set are not together', ()
     expect(summarizeSets(report, desired)).toEqual({
       created: 1,
       updated: 1,
+      rebuilt: 0,
       unchanged: 1,
       destroyed: 1,
       inUse: 0,
@@ -96,5 +98,20 @@ describe('summarizeSets over a plan whose lines of one set are not together', ()
       inUseSets: [],
       failedSets: [],
     });
+  });
+});
+
+describe('summarizeSets: a rebuilt set (issue 23)', () => {
+  it('counts a set rebuilt through a temporary set and swap as rebuilt (it said "unchanged" plus "1 destroyed": the temporary)', async () => {
+    const desired = desiredStateOf(parseDesiredText(['sets:', '  - { type: namespace, name: web, maxelem: 131072, members: [10.0.0.1] }', ''].join('\n')));
+    const web = kernelName('ns-web', { owner: DEFAULT_CLI_OWNER });
+    const kernel = new FakeKernel();
+    const restored = kernel.restore(`create ${web} hash:net family inet hashsize 1024 maxelem 1024\nadd ${web} 10.0.0.1\n`);
+    expect(restored.exitCode, restored.stderr).toBe(0);
+    const report = await reconcileIPSets(desired, createFakePort(kernel));
+    expect(report.plan.lines.some((l) => l.op === 'swap')).toBe(true);
+    const summary = summarizeSets(report, desired);
+    expect(summary).toMatchObject({ created: 0, updated: 0, rebuilt: 1, unchanged: 0, destroyed: 0, failed: 0 });
+    expect(formatSetSummary(summary)).toBe('sets: 0 created, 0 updated, 1 rebuilt, 0 unchanged, 0 destroyed, 0 in use, 0 failed\n');
   });
 });

@@ -296,7 +296,7 @@ function run(kernel: Kernel, plan: RestorePlan, failAfter: readonly number[], fa
       if (!(error instanceof LineError)) throw error;
       if (rebuildLine) {
         rebuildFailure(error.kind);
-      } else if (line.op === 'flush' && error.kind === 'set-missing') {
+      } else if ((line.op === 'flush' || line.op === 'destroy') && error.kind === 'set-missing') {
         skippedSections.add(line.section); // ignorable: the set is gone
       } else if (line.op === 'destroy' && error.kind === 'set-in-use') {
         inUse.add(line.set);

@@ -130,9 +130,10 @@ describe('applyIPSets', () => {
     m.createIPSets([NS]);
     await applyIPSets(m, createScriptedPort({ restore: [ok()] }));
     m.deleteIPSet(prefixedName(NS));
-    const port = createScriptedPort({ restore: [lineError(2, MSG.inUse)] });
+    const port = createScriptedPort({ restore: [lineError(1, MSG.inUse)] });
     const report = await applyIPSets(m, port);
-    expect(port.restores[0]).toBe(`-F ${nameOf(NS)}\n-X ${nameOf(NS)}\n`);
+    // No -F first (issue 23): the refused destroy leaves the set intact, not empty under the rule.
+    expect(port.restores[0]).toBe(`-X ${nameOf(NS)}\n`);
     expect(report.inUseSets).toEqual([nameOf(NS)]);
     expect(report.converged).toBe(true);
     expect(m.consecutiveApplyFailures).toBe(0);
@@ -276,7 +277,7 @@ describe('applyIPSetsWithSave reads the save only when something is to be added 
     const port = createScriptedPort({ restore: [ok()] }, { strict: true });
     const report = await applyIPSetsWithSave(m, port);
     expect(port.calls.map((c) => c.method)).toEqual(['restore']);
-    expect(port.restores[0]).toBe(`-F ${nameOf(NS)}\n-X ${nameOf(NS)}\n`);
+    expect(port.restores[0]).toBe(`-X ${nameOf(NS)}\n`);
     expect(report.converged).toBe(true);
   });
 
@@ -294,23 +295,20 @@ describe('resetIPSets (docs/reference-behaviour.md §f)', () => {
   const O2 = 'azure-npm-222';
   const O3 = 'azure-npm-333';
 
-  it('reads references before the flush, flushes only unreferenced owned sets, destroys the free ones, reports the leaked', async () => {
+  it('reads references first, destroys the unreferenced owned sets (never a flush), reports the leaked', async () => {
     const port = createScriptedPort(
       {
         listNames: [ok(`kube-proxy-x\n${O1}\nmy-azure-npm-thing\n${O2}\n${O3}\n`)],
-        restore: [ok(), ok()],
-        listHeaders: [
-          ok(listT([['kube-proxy-x', 2], [O1, 0], ['my-azure-npm-thing', 0], [O2, 1], [O3, 0]])),
-          ok(listT([['kube-proxy-x', 2], [O1, 0], ['my-azure-npm-thing', 0], [O2, 1], [O3, 0]])),
-        ],
+        restore: [ok()],
+        listHeaders: [ok(listT([['kube-proxy-x', 2], [O1, 0], ['my-azure-npm-thing', 0], [O2, 1], [O3, 0]]))],
       },
       { strict: true },
     );
     const report = await resetIPSets(port);
-    expect(port.calls.map((c) => c.method)).toEqual(['listNames', 'listHeaders', 'restore', 'listHeaders', 'restore']);
+    // No owned list to destroy first: one read of the references is enough.
+    expect(port.calls.map((c) => c.method)).toEqual(['listNames', 'listHeaders', 'restore']);
     // Prefix, not substring (fixes docs/reference-behaviour.md §g.2.12): my-azure-npm-thing and kube-proxy-x are never touched.
-    expect(port.restores[0]).toBe(`-F ${O1}\n-F ${O3}\n`);
-    expect(port.restores[1]).toBe(`-X ${O1}\n-X ${O3}\n`);
+    expect(port.restores).toEqual([`-X ${O1}\n-X ${O3}\n`]);
     expect(report).toMatchObject({
       owner: 'azure-npm-',
       converged: true,
@@ -334,23 +332,35 @@ describe('resetIPSets (docs/reference-behaviour.md §f)', () => {
     expect(report).toMatchObject({ leaked: [O1], destroyed: [O2], converged: true });
   });
 
-  it('a set referenced only by an owned list is freed by flushing that list, then destroyed (never flushed itself)', async () => {
+  it('a set referenced only by an owned list is freed by destroying that list first (reset flushed both: issue 23), then destroyed', async () => {
     const list = 'azure-npm-list1';
     const port = createScriptedPort({
       listNames: [ok(`${O1}\n${list}\n`)],
-      listHeaders: [ok(listT([[O1, 1], [list, 0, 'list:set']])), ok(listT([[O1, 0], [list, 0, 'list:set']]))],
+      listHeaders: [ok(listT([[O1, 1], [list, 0, 'list:set']])), ok(listT([[O1, 0]]))],
     });
     const report = await resetIPSets(port);
-    expect(port.restores).toEqual([`-F ${list}\n`, `-X ${O1}\n-X ${list}\n`]);
+    expect(port.restores).toEqual([`-X ${list}\n`, `-X ${O1}\n`]);
     expect(report).toMatchObject({ leaked: [], destroyed: [O1, list], converged: true });
+    expect(report.lists.plan.lines.map((l) => l.op)).toEqual(['destroy']);
+  });
+
+  it('a set held by an owned list that a rule references is left intact with its list (neither is flushed)', async () => {
+    const list = 'azure-npm-list1';
+    const port = createScriptedPort({
+      listNames: [ok(`${O1}\n${list}\n`)],
+      listHeaders: [ok(listT([[O1, 1], [list, 1, 'list:set']]))],
+    });
+    const report = await resetIPSets(port);
+    expect(port.restores).toEqual([]);
+    expect(report).toMatchObject({ leaked: [O1, list], destroyed: [], converged: true });
   });
 
   it('the bare prefix and names with other characters after it are foreign to reset (a set named exactly azure-npm- was destroyed)', async () => {
     const foreign = ['azure-npm-', 'azure-npm-ABC', 'azure-npm-x.y', 'foo', 'fw-ref'];
-    const port = createScriptedPort({ listNames: [ok(`${foreign.join('\n')}\n${O1}\n`)], listHeaders: [ok(listT([[O1, 0]])), ok(listT([[O1, 0]]))] });
+    const port = createScriptedPort({ listNames: [ok(`${foreign.join('\n')}\n${O1}\n`)], listHeaders: [ok(listT([[O1, 0]]))] });
     const report = await resetIPSets(port);
     expect(report.found).toEqual([O1]);
-    expect(port.restores).toEqual([`-F ${O1}\n`, `-X ${O1}\n`]);
+    expect(port.restores).toEqual([`-X ${O1}\n`]);
     expect(isIpsetsError(await rejection(resetIPSets(createScriptedPort(), { owner: 'f' })), 'INVALID_ARGUMENT')).toBe(true);
   });
 
@@ -364,7 +374,7 @@ describe('resetIPSets (docs/reference-behaviour.md §f)', () => {
 
     const m2 = new IPSetManager();
     m2.addToSets([NS], '10.0.0.1', 'pod-a');
-    const port = createScriptedPort({ listNames: [ok(`${O1}\n`)], listHeaders: [ok(listT([[O1, 0]])), ok(listT([[O1, 0]]))], restore: [ok(), fail('ipset v7.17: Kernel error received: Operation not permitted')] });
+    const port = createScriptedPort({ listNames: [ok(`${O1}\n`)], listHeaders: [ok(listT([[O1, 0]]))], restore: [fail('ipset v7.17: Kernel error received: Operation not permitted')] });
     const report = await resetIPSets(port, { manager: m2 });
     expect(report.converged).toBe(false);
     expect(m2.hasDirtyChanges).toBe(false);
@@ -376,23 +386,21 @@ describe('resetIPSets (docs/reference-behaviour.md §f)', () => {
     expect(m3.hasDirtyChanges).toBe(true);
   });
 
-  it('never runs a flush or destroy of every set (the reference fast path)', async () => {
-    const port = createScriptedPort({ listNames: [ok(`${O1}\n`)], listHeaders: [ok(listT([[O1, 0]])), ok(listT([[O1, 0]]))] });
+  it('never runs a flush, nor a destroy of every set (the reference fast path)', async () => {
+    const port = createScriptedPort({ listNames: [ok(`${O1}\n`)], listHeaders: [ok(listT([[O1, 0]]))] });
     await resetIPSets(port);
-    for (const text of port.restores) for (const line of text.split('\n').filter(Boolean)) expect(line).toMatch(/^-[FX] azure-npm-\S+$/);
+    expect(port.restores).not.toEqual([]);
+    for (const text of port.restores) for (const line of text.split('\n').filter(Boolean)) expect(line).toMatch(/^-X azure-npm-\S+$/);
   });
 
   it('does not burn tries on many leaked sets (issue #2997): they are excluded before the destroy', async () => {
     const names = Array.from({ length: 16 }, (_, i) => `azure-npm-leak${i}`);
     const port = createScriptedPort({
       listNames: [ok(names.join('\n') + `\n${O1}\n`)],
-      listHeaders: [
-        ok(listT([...names.map((n): [string, number] => [n, 1]), [O1, 0]])),
-        ok(listT([...names.map((n): [string, number] => [n, 1]), [O1, 0]])),
-      ],
+      listHeaders: [ok(listT([...names.map((n): [string, number] => [n, 1]), [O1, 0]]))],
     });
     const report = await resetIPSets(port);
-    expect(port.restores).toEqual([`-F ${O1}\n`, `-X ${O1}\n`]);
+    expect(port.restores).toEqual([`-X ${O1}\n`]);
     expect(report.leaked).toEqual(names);
     expect(report.converged).toBe(true);
   });
@@ -400,22 +408,22 @@ describe('resetIPSets (docs/reference-behaviour.md §f)', () => {
   it('a destroy refused at run time (a reference appeared after list -t) is a leak, not a failure', async () => {
     const port = createScriptedPort({
       listNames: [ok(`${O1}\n${O2}\n`)],
-      restore: [ok(), lineError(1, MSG.inUse), ok()],
-      listHeaders: [ok(listT([[O1, 0], [O2, 0]])), ok(listT([[O1, 0], [O2, 0]]))],
+      restore: [lineError(1, MSG.inUse), ok()],
+      listHeaders: [ok(listT([[O1, 0], [O2, 0]]))],
     });
     const report = await resetIPSets(port);
-    expect(port.restores.slice(1)).toEqual([`-X ${O1}\n-X ${O2}\n`, `-X ${O2}\n`]);
+    expect(port.restores).toEqual([`-X ${O1}\n-X ${O2}\n`, `-X ${O2}\n`]);
     expect(report).toMatchObject({ leaked: [O1], destroyed: [O2], converged: true });
   });
 
-  it('a set that vanished before its flush is not destroyed; a failed flush is a failure and not destroyed', async () => {
+  it('a set that vanished before its destroy is vanished; a failed destroy is a failure', async () => {
     const port = createScriptedPort({
       listNames: [ok(`${O1}\n${O2}\n${O3}\n`)],
       restore: [lineError(1, MSG.setMissing), lineError(1, 'Kernel error received: Operation not permitted'), ok()],
-      listHeaders: [ok(listT([[O1, 0], [O2, 0], [O3, 0]])), ok(listT([[O3, 0]]))],
+      listHeaders: [ok(listT([[O1, 0], [O2, 0], [O3, 0]]))],
     });
     const report = await resetIPSets(port);
-    expect(port.restores).toEqual([`-F ${O1}\n-F ${O2}\n-F ${O3}\n`, `-F ${O2}\n-F ${O3}\n`, `-F ${O3}\n`, `-X ${O3}\n`]);
+    expect(port.restores).toEqual([`-X ${O1}\n-X ${O2}\n-X ${O3}\n`, `-X ${O2}\n-X ${O3}\n`, `-X ${O3}\n`]);
     expect(report).toMatchObject({ vanished: [O1], failed: [O2], destroyed: [O3], converged: false });
   });
 
@@ -425,7 +433,7 @@ describe('resetIPSets (docs/reference-behaviour.md §f)', () => {
     expect(port.restores).toEqual([]);
   });
 
-  it('flushes nothing and destroys without reference information when list -t fails, and says so', async () => {
+  it('destroys without reference information when list -t fails, and says so', async () => {
     const port = createScriptedPort({
       listNames: [ok(`${O1}\n${O2}\n`)],
       listHeaders: [fail('boom'), fail('boom')],
@@ -433,26 +441,27 @@ describe('resetIPSets (docs/reference-behaviour.md §f)', () => {
     });
     const report = await resetIPSets(port);
     expect(port.restores).toEqual([`-X ${O1}\n-X ${O2}\n`, `-X ${O2}\n`]);
-    expect(report.problems).toEqual([expect.stringContaining('nothing was flushed'), expect.stringContaining('reading references failed')]);
+    expect(report.problems).toEqual([expect.stringContaining('reading references failed'), expect.stringContaining('reading references failed')]);
     expect(report).toMatchObject({ leaked: [O1], destroyed: [O2], converged: true });
   });
 
-  it('stops after the flush when the flush session ends early, and reports every set not known gone', async () => {
+  it('stops after the lists session when it ends early, and reports every set not known gone', async () => {
+    const list = 'azure-npm-list1';
     const port = createScriptedPort({
-      listNames: [ok(`${O1}\n${O2}\n`)],
-      listHeaders: [ok(listT([[O1, 0], [O2, 0]]))],
+      listNames: [ok(`${O1}\n${list}\n`)],
+      listHeaders: [ok(listT([[O1, 1], [list, 0, 'list:set']]))],
       restore: [fail("ipset v7.17: Unknown argument: `x'\nTry `ipset help' for more information.", 2)],
     });
     const report = await resetIPSets(port);
     expect(port.calls.map((c) => c.method)).toEqual(['listNames', 'listHeaders', 'restore']);
-    expect(report).toMatchObject({ failed: [O1, O2], destroyed: [], converged: false });
+    expect(report).toMatchObject({ failed: [O1, list], destroyed: [], converged: false });
     expect(report.destroy).toBeUndefined();
   });
 
   it('uses a custom owner prefix and refuses an empty one', async () => {
-    const port = createScriptedPort({ listNames: [ok('mine-1\nazure-npm-1\n')], listHeaders: [ok(listT([['mine-1', 0]])), ok(listT([['mine-1', 0]]))] });
+    const port = createScriptedPort({ listNames: [ok('mine-1\nazure-npm-1\n')], listHeaders: [ok(listT([['mine-1', 0]]))] });
     const report = await resetIPSets(port, { owner: 'mine-' });
-    expect(port.restores).toEqual(['-F mine-1\n', '-X mine-1\n']);
+    expect(port.restores).toEqual(['-X mine-1\n']);
     expect(report.destroyed).toEqual(['mine-1']);
     expect(isIpsetsError(await rejection(resetIPSets(createScriptedPort(), { owner: '' })), 'INVALID_ARGUMENT')).toBe(true);
   });
@@ -466,7 +475,8 @@ describe('resetIPSets (docs/reference-behaviour.md §f)', () => {
 
   it('passes the abort signal to every port call', async () => {
     const controller = new AbortController();
-    const port = createScriptedPort({ listNames: [ok(`${O1}\n`)], listHeaders: [ok(listT([[O1, 0]])), ok(listT([[O1, 0]]))] });
+    const list = 'azure-npm-list1';
+    const port = createScriptedPort({ listNames: [ok(`${O1}\n${list}\n`)], listHeaders: [ok(listT([[O1, 0], [list, 0, 'list:set']])), ok(listT([[O1, 0]]))] });
     await resetIPSets(port, { signal: controller.signal });
     expect(port.calls).toHaveLength(5);
     for (const c of port.calls) expect(c.options?.signal).toBe(controller.signal);

@@ -97,7 +97,7 @@ describe('IPSetManager: creating sets', () => {
     expect(m.deleteIPSet('podlabel-x:YMaaIZ')).toBe(true);
     // The kernel still holds azure-npm-2900316864 until the destroy is applied.
     failure(() => m.createIPSets([{ name: 'msobb-target', type: 'namespace' }]), 'KERNEL_NAME_COLLISION');
-    expect(applyAll(m)).toBe(lines('-F azure-npm-2900316864', '-X azure-npm-2900316864'));
+    expect(applyAll(m)).toBe(lines('-X azure-npm-2900316864'));
     m.createIPSets([{ name: 'msobb-target', type: 'namespace' }]);
     expect(text(m)).toBe(lines('-N azure-npm-2900316864 --exist nethash'));
   });
@@ -110,7 +110,7 @@ describe('IPSetManager: creating sets', () => {
     failure(() => m.createIPSets([{ name: 'msobb-target', type: 'namespace' }]), 'KERNEL_NAME_COLLISION');
     m.commit(report(plan));
     // The plan did create it: now it is a set to destroy, and its name stays claimed until that lands.
-    expect(applyAll(m)).toBe(lines('-F azure-npm-2900316864', '-X azure-npm-2900316864'));
+    expect(applyAll(m)).toBe(lines('-X azure-npm-2900316864'));
     m.createIPSets([{ name: 'msobb-target', type: 'namespace' }]);
     expect(text(m)).toBe(lines('-N azure-npm-2900316864 --exist nethash'));
   });
@@ -431,9 +431,6 @@ describe('IPSetManager: lists', () => {
     expect(m.reconcile()).toEqual(['podlabel-test-kvPod-set']);
     expect(text(m)).toBe(
       lines(
-        `-F ${K.NESTED}`,
-        `-F ${K.KEY_POD}`,
-        `-F ${K.KV_POD}`,
         `-X ${K.NESTED}`,
         `-X ${K.KEY_POD}`,
         `-X ${K.KV_POD}`,
@@ -491,7 +488,7 @@ describe('IPSetManager: deleting sets', () => {
     m.deleteIPSet('ns-test-ns-set');
     expect(applyAll(m)).toBe(lines(`-N ${K.KEY_POD} --exist nethash`));
     m.deleteIPSet('podlabel-test-keyPod-set');
-    expect(text(m)).toBe(lines(`-F ${K.KEY_POD}`, `-X ${K.KEY_POD}`));
+    expect(text(m)).toBe(lines(`-X ${K.KEY_POD}`));
   });
 
   it('mode all: an in-kernel set deleted and re-created in one period deletes its old members, no flush/destroy', () => {
@@ -596,7 +593,7 @@ describe('IPSetManager: on-need mode', () => {
     expect(applyAll(m)).toBe(lines(`-N ${K.KEY_POD} --exist nethash`, `-A ${K.KEY_POD} 10.0.0.3`));
     m.deleteReference('nestedlabel-test-nestedlabel-list', 'ns/np', 'selector');
     expect(text(m)).toBe(
-      lines(`-F ${K.NESTED}`, `-F ${K.KEY_POD}`, `-F ${K.KV_POD}`, `-X ${K.NESTED}`, `-X ${K.KEY_POD}`, `-X ${K.KV_POD}`),
+      lines(`-X ${K.NESTED}`, `-X ${K.KEY_POD}`, `-X ${K.KV_POD}`),
     );
     expect(m.size).toBe(3); // still cached
   });
@@ -624,7 +621,7 @@ describe('IPSetManager: on-need mode', () => {
     applyAll(m);
     m.removeFromList(NESTED, [KEY_POD, KV_POD]);
     expect(text(m)).toBe(
-      lines(`-N ${K.NESTED} --exist setlist`, `-D ${K.NESTED} ${K.KEY_POD}`, `-D ${K.NESTED} ${K.KV_POD}`, `-F ${K.KEY_POD}`, `-X ${K.KEY_POD}`),
+      lines(`-N ${K.NESTED} --exist setlist`, `-D ${K.NESTED} ${K.KEY_POD}`, `-D ${K.NESTED} ${K.KV_POD}`, `-X ${K.KEY_POD}`),
     );
     expect(m.getIPSet('podlabel-test-kvPod-set')).toMatchObject({ kernelReferCount: 0, inKernel: true });
   });

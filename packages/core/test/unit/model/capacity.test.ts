@@ -101,7 +101,7 @@ describe('capacity per desired set in reconcile', () => {
       ]);
       const t = temporaryName('azure-npm-', 'azure-npm-a');
       expect(renderRestore(plan)).toBe(`-X ${t}\n-N ${t} --exist nethash maxelem 131072\n-A ${t} 10.0.0.0/24\n-W ${t} azure-npm-a\n-X ${t}\n`);
-      expect(plan.notes?.[0]).toMatchObject({ kind: 'info', message: expect.stringContaining('maxelem 65536 differs from 131072') });
+      expect(plan.notes?.[0]).toMatchObject({ kind: 'info', message: expect.stringContaining('rebuild (maxelem 65536 → 131072)') });
     }
   });
 

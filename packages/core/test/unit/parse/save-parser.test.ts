@@ -80,10 +80,59 @@ describe('parseSave', () => {
     expect(sets[0]!.members).toEqual(['10.0.0.1', '10.0.0.2', '10.0.0.0/8 nomatch']);
   });
 
-  it('tolerates extra blanks and tabs between words', () => {
-    const { sets, problems } = parseSave('create  a\thash:net   family inet\nadd  a  10.0.0.1\nadd a\t10.0.0.2\tnomatch\n');
+  it('tolerates extra blanks and tabs between the words after the set name (the name is exact: it may hold blanks)', () => {
+    const { sets, problems } = parseSave('create a\thash:net   family inet\nadd a  10.0.0.1\nadd a\t10.0.0.2\tnomatch\n');
     expect(problems).toEqual([]);
     expect(sets[0]).toEqual({ name: 'a', type: 'hash:net', options: 'family inet', members: ['10.0.0.1', '10.0.0.2 nomatch'] });
+  });
+
+  it('reads set names with blanks as ipset save prints them (the foreign "azure-npm-zzz 1" was read as the owned "azure-npm-zzz")', () => {
+    // What ipset 7 prints (checked on the real kernel): `create NAME TYPE …` and `add NAME MEMBER`, the name unquoted.
+    const text = [
+      'create azure-npm-zzz 1 hash:ip family inet hashsize 1024 maxelem 65536 bucketsize 12 initval 0xa92bd3aa',
+      'add azure-npm-zzz 1 10.0.0.1',
+      'create azure-npm-zzz hash:net family inet hashsize 1024 maxelem 65536 bucketsize 12 initval 0x0f27acac',
+      'add azure-npm-zzz 10.0.0.2',
+      'add azure-npm-zzz 1 10.0.0.3',
+      'add azure-npm-zzz 10.0.0.4',
+      'create a hash:ip b hash:ip family inet hashsize 1024 maxelem 65536',
+      'add a hash:ip b 10.0.0.5',
+      'create  lead hash:ip family inet',
+      'add  lead 10.0.0.6',
+      'create x  y list:set size 8',
+      'add x  y azure-npm-zzz 1',
+      'add x  y azure-npm-zzz',
+      '',
+    ].join('\n');
+    const { sets, problems } = parseSave(text);
+    expect(problems).toEqual([]);
+    expect(sets.map((s) => [s.name, s.type, [...s.members]])).toEqual([
+      ['azure-npm-zzz 1', 'hash:ip', ['10.0.0.1', '10.0.0.3']],
+      ['azure-npm-zzz', 'hash:net', ['10.0.0.2', '10.0.0.4']],
+      ['a hash:ip b', 'hash:ip', ['10.0.0.5']],
+      [' lead', 'hash:ip', ['10.0.0.6']],
+      ['x  y', 'list:set', ['azure-npm-zzz 1', 'azure-npm-zzz']],
+    ]);
+    expect(sets[0]!.options).toBe('family inet hashsize 1024 maxelem 65536 bucketsize 12 initval 0xa92bd3aa');
+  });
+
+  it('an add line needs a member after the name: "add o 10.0.0.1" is set "o" even when the set "o 10.0.0.1" exists', () => {
+    const { sets, problems } = parseSave('create o hash:ip\ncreate o 10.0.0.1 hash:ip\nadd o 10.0.0.1\nadd o 10.0.0.1 10.0.0.2\n');
+    expect(problems).toEqual([]);
+    expect(sets.map((s) => [s.name, [...s.members]])).toEqual([
+      ['o', ['10.0.0.1']],
+      ['o 10.0.0.1', ['10.0.0.2']],
+    ]);
+  });
+
+  it('a long run of adds to a set whose name another name extends goes to the right set', () => {
+    const adds = (name: string, from: number) => Array.from({ length: 600 }, (_, i) => `add ${name} 10.${from}.${i >> 8}.${i & 255}`);
+    const text = ['create o hash:ip family inet', 'create o 1 hash:ip family inet', ...adds('o', 1), ...adds('o 1', 2), ...adds('o', 3), ''].join('\n');
+    const { sets, problems } = parseSave(text);
+    expect(problems).toEqual([]);
+    expect(sets[0]!.members).toHaveLength(1200);
+    expect(sets[1]!.members).toHaveLength(600);
+    expect(sets[1]!.members.every((m) => m.startsWith('10.2.'))).toBe(true);
   });
 
   it('interleaved sets: each add goes to the set it names', () => {

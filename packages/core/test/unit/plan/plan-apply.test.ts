@@ -40,12 +40,11 @@ const MIXED = lines(
   `-D ${K.KEY_NS} ${K.NS}`,
   `-D ${K.CIDR} 10.1.0.0/16`,
   `-A ${K.CIDR} 10.1.0.0/16 nomatch`,
-  `-F ${K.KEY_POD}`,
   `-X ${K.KEY_POD}`,
 );
 
 describe('planApply', () => {
-  it('plans creates, then per set deletes then adds, then flushes, then destroys, in call order', () => {
+  it('plans creates, then per set deletes then adds, then destroys (never a flush), in call order', () => {
     const m = applied();
     mixedChanges(m);
     expect(text(m)).toBe(MIXED);
@@ -68,7 +67,6 @@ describe('planApply', () => {
       ['del', K.KEY_NS, up('nslabel-test-keyNS-list'), APPLY_HANDLERS.delFromList],
       ['del', K.CIDR, up('cidr-test-cidr-set'), APPLY_HANDLERS.del],
       ['add', K.CIDR, up('cidr-test-cidr-set'), APPLY_HANDLERS.addToSet],
-      ['flush', K.KEY_POD, 'delete-podlabel-test-keyPod-set', APPLY_HANDLERS.flush],
       ['destroy', K.KEY_POD, deleteSection('podlabel-test-keyPod-set'), APPLY_HANDLERS.destroy],
     ]);
     expect(plan.lines[0]!.section).toBe('add/update-ns-test-ns-set');
@@ -100,15 +98,16 @@ describe('planApply', () => {
         { when: 'member-set-missing', then: 'skip-line', report: 'ignorable' },
         { when: 'any', then: 'skip-line', report: 'not-converged' },
       ],
-      flush: [
-        { when: 'set-missing', then: 'skip-section', report: 'ignorable' },
-        { when: 'any', then: 'skip-section', report: 'not-converged' },
-      ],
+      // Not in the reference: -X without a -F first (issue 23), so a set already gone is fine.
       destroy: [
         { when: 'set-in-use', then: 'skip-line', report: 'in-use' },
+        { when: 'set-missing', then: 'skip-line', report: 'ignorable' },
         { when: 'any', then: 'skip-line', report: 'not-converged' },
       ],
-      resync: [{ when: 'any', then: 'skip-section', report: 'not-converged' }],
+      destroyToRecreate: [
+        { when: 'set-missing', then: 'skip-line', report: 'ignorable' },
+        { when: 'any', then: 'skip-section', report: 'not-converged' },
+      ],
     });
     expect(Object.isFrozen(APPLY_HANDLERS.create)).toBe(true);
     expect(Object.isFrozen(APPLY_HANDLERS.create[0])).toBe(true);
@@ -179,7 +178,7 @@ describe('manager.commit', () => {
     expect(planApply(m).lines).toEqual([]);
   });
 
-  it('clears nothing after a fatal session that reached no set', () => {
+  it('clears nothing after a fatal session that reached no set, and rebuilds every set it covered (a restore that died part-way was retried blind: issue 23)', () => {
     const m = applied();
     mixedChanges(m);
     const plan = planApply(m);
@@ -187,7 +186,12 @@ describe('manager.commit', () => {
     const result = m.commit(report(plan, { fatal: { code: 'RESTORE_FAILED', message: 'ipset crashed' }, failedSets: all }));
     expect(result.applied).toEqual([]);
     expect(result.kept).toHaveLength(5);
-    expect(text(m)).toBe(MIXED);
+    // Their contents are uncertain: never the same delta again, never a flush; each is
+    // rebuilt through a temporary set and swap (or destroyed).
+    const next = text(m);
+    expect(next).not.toMatch(/^-[FD] /m);
+    for (const live of [K.NS, K.NAMED_PORT, K.KEY_NS, K.CIDR]) expect(next).toContain(`-W ${temporaryName('azure-npm-', live)} ${live}\n`);
+    expect(next).toContain(`-X ${K.KEY_POD}\n`);
   });
 
   it('after a fatal session, clears the sets whose lines all landed before it ended', () => {
@@ -221,7 +225,7 @@ describe('manager.commit', () => {
     const m = applied();
     m.deleteIPSet('podlabel-test-keyPod-set');
     m.commit(report(planApply(m), { inUseSets: [K.KEY_POD] }));
-    expect(text(m)).toBe(lines(`-F ${K.KEY_POD}`, `-X ${K.KEY_POD}`));
+    expect(text(m)).toBe(lines(`-X ${K.KEY_POD}`));
     applyAll(m);
     expect(text(m)).toBe('');
   });
@@ -246,7 +250,7 @@ describe('manager.commit', () => {
     m.deleteIPSet('ns-test-ns-set', 'force');
     expect(m.dirtySets()).toEqual([]); // as far as the old kernel state goes, nothing to do
     m.commit(report(plan));
-    expect(text(m)).toBe(lines(`-F ${K.NS}`, `-X ${K.NS}`));
+    expect(text(m)).toBe(lines(`-X ${K.NS}`));
   });
 
   it('a set created by the plan that gains members after planning sends only the new members next', () => {
@@ -318,12 +322,12 @@ describe('manager.commit', () => {
     );
   });
 
-  it('a failed create of a set deleted after the commit is flushed and destroyed (it may exist)', () => {
+  it('a failed create of a set deleted after the commit is destroyed (it may exist)', () => {
     const m = manager();
     m.addToSets([NS], '10.0.0.1', 'p');
     m.commit(report(planApply(m), { failedSets: [K.NS] }));
     m.deleteIPSet('ns-test-ns-set', 'force');
-    expect(text(m)).toBe(lines(`-F ${K.NS}`, `-X ${K.NS}`));
+    expect(text(m)).toBe(lines(`-X ${K.NS}`));
   });
 
   it('a refused destroy of a set re-created after planning re-sends the set whole', () => {
@@ -332,18 +336,18 @@ describe('manager.commit', () => {
     const plan = planApply(m);
     m.addToSets([KEY_POD], '10.0.0.5', 'p');
     m.commit(report(plan, { inUseSets: [K.KEY_POD] }));
-    // The flush may have emptied it; its kernel contents are unknown.
+    // Its kernel contents are unknown (the plan's lines may or may not have run).
     const t = temporaryName('azure-npm-', K.KEY_POD);
     expect(text(m)).toBe(lines(`-N ${K.KEY_POD} --exist nethash`, `-X ${t}`, `-N ${t} --exist nethash`, `-A ${t} 10.0.0.5`, `-W ${t} ${K.KEY_POD}`, `-X ${t}`));
   });
 
-  it('a failed create of a set deleted after planning is flushed and destroyed (it may exist)', () => {
+  it('a failed create of a set deleted after planning is destroyed (it may exist)', () => {
     const m = manager();
     m.addToSets([NS], '10.0.0.1', 'p');
     const plan = planApply(m);
     m.deleteIPSet('ns-test-ns-set', 'force');
     m.commit(report(plan, { failedSets: [K.NS] }));
-    expect(text(m)).toBe(lines(`-F ${K.NS}`, `-X ${K.NS}`));
+    expect(text(m)).toBe(lines(`-X ${K.NS}`));
   });
 
   it('a preview plan changes nothing: a plan made before it stays committable, and changes made after that plan stay dirty', () => {
@@ -428,7 +432,7 @@ describe('planApplyWithSave', () => {
       m,
       snapshot(
         saved('foreign-set', 'hash:ip', ['1.2.3.4']),
-        saved(K.CIDR, 'hash:net', ['10.1.0.0/16 nomatch', '10.3.0.0/16']),
+        { ...saved(K.CIDR, 'hash:net', ['10.1.0.0/16 nomatch', '10.3.0.0/16']), options: 'family inet hashsize 1024 maxelem 4294967295' },
         saved(K.NS, 'hash:net', ['10.0.0.0/24', '10.0.0.7']),
       ),
     );
@@ -451,7 +455,7 @@ describe('planApplyWithSave', () => {
     expect(plan.lines[3]!.member).toBe('10.1.0.0/16 nomatch');
   });
 
-  it('diffs lists by member kernel names and keeps flushes and destroys', () => {
+  it('diffs lists by member kernel names and keeps destroys (without flushes)', () => {
     const m = manager();
     m.addToLists([KEY_NS], [NS, KEY_POD]);
     applyAll(m);
@@ -464,25 +468,27 @@ describe('planApplyWithSave', () => {
         `-D ${K.KEY_NS} ${K.KEY_POD}`,
         `-D ${K.KEY_NS} ${K.NAMED_PORT}`,
         `-A ${K.KEY_NS} ${K.NS}`,
-        `-F ${K.KEY_POD}`,
         `-X ${K.KEY_POD}`,
       ),
     );
   });
 
-  it('gives a set of the wrong type in the kernel only its create line, and a note', () => {
+  it('recreates a set of another type in the kernel, as reconcile does (it left the set failing: "its create line will fail")', () => {
     const m = manager();
     m.addToSets([NAMED_PORT], '10.0.0.1,tcp:80', 'p');
     const plan = planApplyWithSave(m, snapshot(saved(K.NAMED_PORT, 'hash:net', ['10.0.0.1'])));
-    expect(renderRestore(plan)).toBe(lines(`-N ${K.NAMED_PORT} --exist hash:ip,port`));
-    expect(plan.notes).toEqual([
-      {
-        set: K.NAMED_PORT,
-        kind: 'info',
-        message:
-          'set namedport:test-namedport-set is hash:net in the kernel but should be hash:ip,port; its create line will fail and its members are not changed',
-      },
-    ]);
+    expect(renderRestore(plan)).toBe(lines(`-X ${K.NAMED_PORT}`, `-N ${K.NAMED_PORT} --exist hash:ip,port`, `-A ${K.NAMED_PORT} 10.0.0.1,tcp:80`));
+    // Refused (a rule references it), the -X abandons the section: the set stays intact.
+    expect(plan.lines[0]!.onError).toBe(APPLY_HANDLERS.destroyToRecreate);
+    expect(plan.lines[0]!.section).toBe(plan.lines[1]!.section);
+    expect(plan.notes).toEqual([expect.objectContaining({ set: K.NAMED_PORT, kind: 'type-conflict-recreated' })]);
+  });
+
+  it('recreates a set the kernel holds with another family (the same type), never flushing it', () => {
+    const m = manager();
+    m.addToSets([NAMED_PORT], '10.0.0.1,tcp:80', 'p');
+    const plan = planApplyWithSave(m, snapshot({ name: K.NAMED_PORT, type: 'hash:ip,port', options: 'family inet6 hashsize 1024 maxelem 65536', members: ['fd00::1,tcp:80'] }));
+    expect(renderRestore(plan)).toBe(lines(`-X ${K.NAMED_PORT}`, `-N ${K.NAMED_PORT} --exist hash:ip,port`, `-A ${K.NAMED_PORT} 10.0.0.1,tcp:80`));
   });
 
   it('resolves unknown kernel contents exactly, without a flush', () => {
@@ -510,13 +516,16 @@ describe('planApplyWithSave', () => {
 describe('planApplyWithSave: a saved member that is not canonical is never echoed (the 1,023-byte -F injection through a save file)', () => {
   const hostile = `10.0.0.0/${'0'.repeat(1000)}24-F`;
 
-  it.each([hostile, '10.0.0.5/24', '010.0.0.1', '10.0.0.1,tcp:80', 'fe80::1'])('rebuilds a hash:net set whose save shows %j: flush, then all members', (member) => {
+  it.each([hostile, '10.0.0.5/24', '010.0.0.1', '10.0.0.1,tcp:80', 'fe80::1'])('rebuilds a hash:net set whose save shows %j through a temporary set and swap (it was flushed in place: an outage under live rules)', (member) => {
     const m = manager();
     m.addToSets([NS], '10.0.0.1', 'a');
     applyAll(m);
     m.addToSets([NS], '10.0.0.2', 'b');
     const plan = planApplyWithSave(m, { sets: [{ name: K.NS, type: 'hash:net', options: '', members: ['10.0.0.9', member] }], problems: [] });
-    expect(renderRestore(plan)).toBe(lines(`-N ${K.NS} --exist nethash`, `-F ${K.NS}`, `-A ${K.NS} 10.0.0.1`, `-A ${K.NS} 10.0.0.2`));
+    const t = temporaryName('azure-npm-', K.NS);
+    expect(renderRestore(plan)).toBe(
+      lines(`-N ${K.NS} --exist nethash`, `-X ${t}`, `-N ${t} --exist nethash`, `-A ${t} 10.0.0.1`, `-A ${t} 10.0.0.2`, `-W ${t} ${K.NS}`, `-X ${t}`),
+    );
     expect(plan.notes).toEqual([expect.objectContaining({ set: K.NS, kind: 'unreadable-members-rebuilt' })]);
     expect(plan.notes![0]!.message.length).toBeLessThan(600);
   });
@@ -529,6 +538,7 @@ describe('planApplyWithSave: a saved member that is not canonical is never echoe
     const plan = planApplyWithSave(m, { sets: [{ name: K.KEY_NS, type: 'list:set', options: 'size 8', members: [K.NS, 'x -F'] }], problems: [] });
     const out = renderRestore(plan);
     expect(out).not.toContain('x -F');
-    expect(out).toContain(`-F ${K.KEY_NS}\n`);
+    expect(out).not.toMatch(/^-F /m);
+    expect(out).toContain(`-W ${temporaryName('azure-npm-', K.KEY_NS)} ${K.KEY_NS}\n`);
   });
 });

@@ -165,7 +165,7 @@ describe('planReconcile: type conflicts', () => {
     const p = plan(desired(want(A, 'nethash maxelem 4294967295', ['10.0.0.0/8'])), [saved(A, 'hash:net', ['10.0.0.0/8'])]);
     const t = temporaryName('azure-npm-', A);
     expect(text(p)).toEqual([`-X ${t}`, `-N ${t} --exist nethash maxelem 4294967295`, `-A ${t} 10.0.0.0/8`, `-W ${t} ${A}`, `-X ${t}`]);
-    expect(p.notes![0]!.message).toContain('maxelem 65536 differs from 4294967295; rebuilt through a temporary set and swap');
+    expect(p.notes![0]!.message).toContain('rebuild (maxelem 65536 → 4294967295) through a temporary set and swap');
   });
 
   it.each([
@@ -272,17 +272,23 @@ describe('planReconcile: ownership and determinism', () => {
   });
 });
 
+/** The lines of a rebuild of `live` through its first temporary with `members` (rebuild.ts). */
+function rebuildLines(live: string, spec: string, members: readonly string[]): string[] {
+  const t = temporaryName(OWNER, live);
+  return [`-X ${t}`, `-N ${t} --exist ${spec}`, ...members.map((m) => `-A ${t} ${m}`), `-W ${t} ${live}`, `-X ${t}`];
+}
+
 describe('planReconcile: a saved member that is not canonical is never echoed (the 1,023-byte -F injection through a save file)', () => {
   const pad = (chunk: number, tail: string): string => {
     const head = `-D ${A} 10.0.0.0/`;
     return `10.0.0.0/${'0'.repeat(chunk - head.length - 2)}24${tail}`;
   };
 
-  it.each([1022, 1023, 1024, 1025])('a member padded to a %d-byte -D line: the set is flushed and refilled, no line is longer than ipset reads', (chunk) => {
+  it.each([1022, 1023, 1024, 1025])('a member padded to a %d-byte -D line: the set is rebuilt through a temporary set and swap (never flushed in place), no line is longer than ipset reads', (chunk) => {
     for (const tail of ['-F', '-X', 'flush', 'destroy', '-']) {
       const member = pad(chunk, tail);
       const p = plan(desired(want(A, 'nethash', ['10.0.0.1', '10.0.0.2'])), [saved(A, 'hash:net', ['10.0.0.1', '10.0.0.7', member])]);
-      expect(text(p)).toEqual([`-F ${A}`, `-A ${A} 10.0.0.1`, `-A ${A} 10.0.0.2`]);
+      expect(text(p)).toEqual(rebuildLines(A, 'nethash', ['10.0.0.1', '10.0.0.2']));
       expect(p.notes).toEqual([expect.objectContaining({ set: A, kind: 'unreadable-members-rebuilt' })]);
       for (const l of renderRestore(p).split('\n')) expect(l.length + 1).toBeLessThanOrEqual(1023);
     }
@@ -292,14 +298,14 @@ describe('planReconcile: a saved member that is not canonical is never echoed (t
     const save = `create ${A} hash:net family inet hashsize 1024 maxelem 65536\nadd ${A} ${pad(1023, '-F')}\ncreate foreign hash:net family inet hashsize 1024 maxelem 65536\nadd foreign 10.9.9.9\n`;
     const snapshot = parseSave(save);
     const p = planReconcile(desired(want(A, 'nethash', ['10.0.0.1'])), snapshot, headersOf(snapshot.sets));
-    expect(text(p)).toEqual([`-F ${A}`, `-A ${A} 10.0.0.1`]);
+    expect(text(p)).toEqual(rebuildLines(A, 'nethash', ['10.0.0.1']));
   });
 
   it('hash:ip,port and list members that are not canonical also rebuild the set', () => {
     const ports = plan(desired(want(B, 'hash:ip,port', ['10.0.0.1,tcp:80'])), [saved(B, 'hash:ip,port', ['10.0.0.1,tcp:0080', '10.0.0.2,icmp:8/0'])]);
-    expect(text(ports)).toEqual([`-F ${B}`, `-A ${B} 10.0.0.1,tcp:80`]);
+    expect(text(ports)).toEqual(rebuildLines(B, 'hash:ip,port', ['10.0.0.1,tcp:80']));
     const list = plan(desired(want(L, 'setlist', [A]), want(A, 'nethash')), [saved(A, 'hash:net'), saved(L, 'list:set', [A, 'bad#name'])]);
-    expect(text(list)).toEqual([`-F ${L}`, `-A ${L} ${A}`]);
+    expect(text(list)).toEqual(rebuildLines(L, 'setlist', [A]));
     expect(list.notes).toEqual([expect.objectContaining({ set: L, kind: 'unreadable-members-rebuilt' })]);
   });
 

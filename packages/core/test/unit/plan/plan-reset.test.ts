@@ -1,28 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { isIpsetsError } from '../../../src/errors.js';
-import { RESET_DESTROY_HANDLERS, RESET_FLUSH_HANDLERS } from '../../../src/plan/handlers.js';
-import { planResetDestroy, planResetFlush } from '../../../src/plan/plan-reset.js';
+import { RESET_DESTROY_HANDLERS } from '../../../src/plan/handlers.js';
+import { planResetDestroy } from '../../../src/plan/plan-reset.js';
 import { renderRestore } from '../../../src/session/render.js';
 
 const OWNER = 'azure-npm-';
 
-describe('planResetFlush', () => {
-  it('flushes each owned name once, in order, section delete-<name>, with the reference reset -F handlers', () => {
-    const plan = planResetFlush(['azure-npm-1', 'azure-npm-2', 'azure-npm-1'], OWNER);
-    expect(renderRestore(plan)).toBe('-F azure-npm-1\n-F azure-npm-2\n');
-    expect(plan.lines.map((l) => l.section)).toEqual(['delete-azure-npm-1', 'delete-azure-npm-2']);
-    // docs/reference-behaviour.md §e.1 reset -F: doesn't-exist → continue (ignorable); any → continue (a failure).
-    expect(plan.lines[0]!.onError).toEqual([
-      { when: 'set-missing', then: 'skip-line', report: 'ignorable' },
-      { when: 'any', then: 'skip-line', report: 'not-converged' },
-    ]);
-    expect(plan.lines[0]!.onError).toBe(RESET_FLUSH_HANDLERS);
-  });
-
+describe('planResetDestroy: owned names only', () => {
   it('fixes docs/reference-behaviour.md §g.2.12: refuses a name that only contains the owner prefix (the reference grep matched substrings)', () => {
     let error: unknown;
     try {
-      planResetFlush(['azure-npm-1', 'my-azure-npm-set'], OWNER);
+      planResetDestroy(['azure-npm-1', 'my-azure-npm-set'], [], OWNER);
     } catch (e) {
       error = e;
     }
@@ -31,11 +19,12 @@ describe('planResetFlush', () => {
   });
 
   it('refuses an empty owner (it would own every set)', () => {
-    expect(() => planResetFlush(['x'], '')).toThrow(/owner prefix/);
+    expect(() => planResetDestroy(['x'], [], '')).toThrow(/owner prefix/);
   });
 
-  it('gives an empty plan for no names', () => {
-    expect(planResetFlush([], OWNER)).toEqual({ lines: [] });
+  it('gives an empty plan for no names, and never a flush (a reset destroys lists first instead: issue 23)', () => {
+    expect(planResetDestroy([], [], OWNER)).toEqual({ lines: [] });
+    expect(planResetDestroy(['azure-npm-1', 'azure-npm-2'], [], OWNER).lines.map((l) => l.op)).toEqual(['destroy', 'destroy']);
   });
 });
 

@@ -50,7 +50,7 @@ describe('reconcile rebuilds through a temporary set and swap', () => {
     expect(plan.lines.filter((l) => l.op === 'add' && l.set === t)).toHaveLength(65537);
     expect(plan.notes!.map((n) => n.message)).toEqual([
       `set "${A}" holds 65537 members, more than maxelem 65536: grown to maxelem 131072`,
-      `set "${A}": kernel maxelem 65536 differs from 131072; rebuilt through a temporary set and swap`,
+      `set "${A}": rebuild (maxelem 65536 → 131072) through a temporary set and swap`,
     ]);
   });
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { isIpsetsError } from '../../../src/errors.js';
 import { hostAddress } from '../../../src/model/members.js';
 import { planReconcile } from '../../../src/plan/plan-reconcile.js';
+import { temporaryName } from '../../../src/plan/rebuild.js';
 import { renderRestore } from '../../../src/session/render.js';
 import type { SavedSet } from '../../../src/types.js';
 
@@ -28,8 +29,9 @@ describe('planReconcile on host members (address table)', () => {
   const run = (desired: string[], kernel: string[]): string =>
     renderRestore(planReconcile({ owner: 'azure-npm-', sets: [{ name: 'azure-npm-a', spec: 'nethash', members: desired }] }, { sets: [set(kernel)], problems: [] }, headers));
 
-  it('a non-canonical kernel member (10.0.0.03) is never echoed: the set is flushed and refilled', () => {
-    expect(run(['10.0.0.1', '10.0.0.3'], ['10.0.0.1', '10.0.0.03'])).toBe('-F azure-npm-a\n-A azure-npm-a 10.0.0.1\n-A azure-npm-a 10.0.0.3\n');
+  it('a non-canonical kernel member (10.0.0.03) is never echoed: the set is rebuilt through a temporary set and swap (it was flushed in place)', () => {
+    const t = temporaryName('azure-npm-', 'azure-npm-a');
+    expect(run(['10.0.0.1', '10.0.0.3'], ['10.0.0.1', '10.0.0.03'])).toBe(`-X ${t}\n-N ${t} --exist nethash\n-A ${t} 10.0.0.1\n-A ${t} 10.0.0.3\n-W ${t} azure-npm-a\n-X ${t}\n`);
   });
 
   it('compares the nomatch flag exactly as strings would', () => {

@@ -7,6 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { planReconcile } from '../../../src/plan/plan-reconcile.js';
+import { temporaryName } from '../../../src/plan/rebuild.js';
 import { renderRestore } from '../../../src/session/render.js';
 import { canonicalMember, entryKey, validateSetName } from '../../../src/model/members.js';
 import { parseSave } from '../../../src/parse/save-parser.js';
@@ -23,11 +24,12 @@ const plain = (s: SaveSnapshot): SaveSnapshot => JSON.parse(JSON.stringify(s)) a
 const headersOf = (s: SaveSnapshot): SetHeader[] => s.sets.map((x) => ({ name: x.name, type: x.type, header: x.options, references: 0, entries: x.members.length }));
 
 describe('planReconcile on a snapshot read from save text', () => {
-  it('a hostile member (10.0.0.0/000…024-F) is never echoed: the set is flushed and refilled', () => {
+  it('a hostile member (10.0.0.0/000…024-F) is never echoed: the set is rebuilt through a temporary set and swap (it was flushed in place)', () => {
     const text = `create azure-npm-a hash:net ${NET}\nadd azure-npm-a 10.0.0.1\nadd azure-npm-a 10.0.0.0/${'0'.repeat(40)}24-F\nadd azure-npm-a 10.0.0.9\n`;
     const desired: DesiredState = { owner: OWNER, sets: [{ name: 'azure-npm-a', spec: 'nethash', members: ['10.0.0.1', '10.0.0.2'] }] };
     const plan = planReconcile(desired, parseSave(text), []);
-    expect(renderRestore(plan)).toBe('-F azure-npm-a\n-A azure-npm-a 10.0.0.1\n-A azure-npm-a 10.0.0.2\n');
+    const t = temporaryName(OWNER, 'azure-npm-a');
+    expect(renderRestore(plan)).toBe(`-X ${t}\n-N ${t} --exist nethash\n-A ${t} 10.0.0.1\n-A ${t} 10.0.0.2\n-W ${t} azure-npm-a\n-X ${t}\n`);
     expect(plan.notes).toEqual([expect.objectContaining({ set: 'azure-npm-a', kind: 'unreadable-members-rebuilt' })]);
   });
 

@@ -235,3 +235,18 @@ describe('classifyIpsetError: unknown output', () => {
     );
   });
 });
+
+describe('classifyIpsetError on a runaway stderr', () => {
+  it('reads at most 64 KiB and keeps a message of at most 2,000 characters that says it was cut (200 MB of stderr made a 200 MB report)', () => {
+    const stderr = `${V}Error in line 3: Syntax error: ${'x'.repeat(10 * 1024 * 1024)}\n${'more\n'.repeat(100_000)}`;
+    const started = performance.now();
+    const error = classifyIpsetError(stderr, { exitCode: 1 });
+    expect(performance.now() - started).toBeLessThan(500);
+    expect(error.line).toBe(3);
+    expect(error.message.length).toBeLessThan(2100);
+    expect(error.message.slice(-60)).toMatch(/x… \(cut: ipset printed \d{8} characters\)$/);
+    expect(error.message.startsWith('Syntax error: xxx')).toBe(true);
+    // A short stderr is kept whole.
+    expect(classifyIpsetError(`${V}Error in line 3: Syntax error: bad\n`).message).toBe('Syntax error: bad');
+  });
+});
