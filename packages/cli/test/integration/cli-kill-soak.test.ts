@@ -212,9 +212,8 @@ exec ${REAL_IPSET} "$@"
 
   /**
    * Starts `args` and SIGKILLs it: on even rounds at a uniform moment of its whole run,
-   * on odd ones at a uniform moment of the first half of what follows its first restore's
-   * start (most of a run is reading and planning; the restore is where a cut line could
-   * come from).
+   * on odd ones within 50 ms of its first restore's start (most of a run is reading and
+   * planning; the restore is where a cut line could come from).
    */
   async function killAtRandom(args: readonly string[], round: number, timing: { span: number; restoreAt: number }, stats: Stats): Promise<void> {
     const started = performance.now();
@@ -225,7 +224,8 @@ exec ${REAL_IPSET} "$@"
       await new Promise((resolve) => setTimeout(resolve, Math.random() * timing.span));
     } else {
       await restoreStarted(started, () => done);
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.max(1, (timing.span - timing.restoreAt) / 2)));
+      // An apply's restore of member changes is short: within 50 ms of its start, or it is over.
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.max(1, Math.min(50, (timing.span - timing.restoreAt) / 2))));
     }
     if (!done && (await readdir(logDir)).some((n) => n.endsWith('.kind'))) stats.inRestore += 1;
     try {
