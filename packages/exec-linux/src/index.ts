@@ -7,7 +7,7 @@
 // Test namespaces and the kernel-test gate are in `@ipsets/exec-linux/testing`.
 
 // --- the Linux port ---
-export { createLinuxPort, DEFAULT_READ_TIMEOUT_MS, DEFAULT_RESTORE_TIMEOUT_MS } from './linux-port.js';
+export { createLinuxPort, DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_READ_TIMEOUT_MS, DEFAULT_RESTORE_DIR, DEFAULT_RESTORE_TIMEOUT_MS } from './linux-port.js';
 export type { LinuxPortOptionName, LinuxPortOptions } from './linux-port.js';
 export { readIpsetVersion } from './ipset-version.js';
 export type { IpsetVersion, ReadIpsetVersionOptions } from './ipset-version.js';

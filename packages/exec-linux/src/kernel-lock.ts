@@ -15,7 +15,14 @@
  * the open file description, not to the process that called flock(2), so the lock
  * stays held by our descriptor until we close it (release) or die. The child never
  * blocks (`-n`), so waiting is a poll with backoff on timers: the event loop is never
- * blocked. Node opens files with O_CLOEXEC, so no ipset child ever inherits the lock.
+ * blocked. Every ipset child the Linux port starts inherits the held descriptor (see
+ * `held-locks`): a writer that dies while its ipset still runs leaves the lock held by
+ * that ipset until it exits.
+ *
+ * Only this user can take it: the default folder is made 0700 and must be ours, the
+ * file is opened with O_NOFOLLOW (a planted symbolic link is refused, never followed),
+ * created 0600, and refused when it is not a regular file of ours with one name and no
+ * group or world access. It is never truncated before it is locked and checked.
  *
  * The lock file is never deleted: unlinking a flock file lets a waiter lock the old
  * inode while a newcomer creates and locks a new one. The holder writes who it is
@@ -24,13 +31,15 @@
  */
 import { spawn } from 'node:child_process';
 import { constants as fsConstants } from 'node:fs';
-import { mkdir, open } from 'node:fs/promises';
+import { lstat, mkdir, open } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { IpsetsError, quote } from '@ipsets/core';
 import type { AbortSignalLike } from '@ipsets/core';
+import { addHeldLock, removeHeldLock } from './held-locks.js';
 import { checkNetnsName } from './linux-port.js';
+import { ensurePrivateDir, NO_FOLLOW, whyNotPrivate } from './private-dir.js';
 
 /** Directory of the default lock files. */
 export const DEFAULT_LOCK_DIR = '/run/ipsets';
@@ -54,7 +63,12 @@ export interface KernelLockHolder {
 
 /** Options of {@link acquireKernelLock} and {@link withKernelLock}. */
 export interface KernelLockOptions {
-  /** The lock file (see {@link defaultLockPath}); its directory is created when missing. */
+  /**
+   * The lock file (see {@link defaultLockPath}); its directory is created (0700) when
+   * missing. A symbolic link, or a file that is not this user's own 0600 regular file,
+   * is refused. The default folder {@link DEFAULT_LOCK_DIR} must be this user's and is
+   * made 0700.
+   */
   path: string;
   /**
    * How long to wait for another holder, in milliseconds (default {@link DEFAULT_LOCK_WAIT_MS});
@@ -144,11 +158,10 @@ export async function acquireKernelLock(options: KernelLockOptions): Promise<Ker
       await sleep(Math.min(delay, waitMs - elapsed), signal, path);
       delay = Math.min(delay * 2, MAX_POLL_MS);
     }
-    held = true;
     const holder = describeSelf(options.command);
-    const text = `${JSON.stringify(holder)}\n`;
-    await file.truncate(0);
-    await file.write(text, 0, 'utf8');
+    await recordHolder(file, path, holder);
+    held = true;
+    addHeldLock(file.fd);
     const waitedMs = Math.round(performance.now() - started);
     let released: Promise<void> | undefined;
     return {
@@ -157,6 +170,7 @@ export async function acquireKernelLock(options: KernelLockOptions): Promise<Ker
       waitedMs,
       release() {
         released ??= (async () => {
+          removeHeldLock(file.fd);
           // Emptied while still held, so the next holder's record is never overwritten.
           await file.truncate(0).catch(() => undefined);
           await file.close();
@@ -165,7 +179,23 @@ export async function acquireKernelLock(options: KernelLockOptions): Promise<Ker
       },
     };
   } finally {
+    // Every way out without the lock closes the descriptor: nothing keeps a flock we gave up on.
     if (!held) await file.close().catch(() => undefined);
+  }
+}
+
+/** Writes the holder record into the locked, checked file (the only time it is truncated). */
+async function recordHolder(file: FileHandle, path: string, holder: KernelLockHolder): Promise<void> {
+  try {
+    await file.truncate(0);
+    await file.write(`${JSON.stringify(holder)}\n`, 0, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new IpsetsError(
+      'IPSET_UNAVAILABLE',
+      `the holder record could not be written to the kernel lock file ${quote(path)} (${code ?? String(error)}${code === 'ENOSPC' ? ': no space left on the device' : ''}); the lock was let go. Free space on its file system, or pass a lock path elsewhere`,
+      { cause: error, details: { reason: 'lock-unavailable', path, code } },
+    );
   }
 }
 
@@ -190,29 +220,46 @@ export async function withKernelLock<T>(options: KernelLockOptions, fn: (lock: K
 export async function readKernelLockHolder(path: string): Promise<KernelLockHolder | undefined> {
   let file: FileHandle;
   try {
-    file = await open(path, 'r');
+    file = await open(path, fsConstants.O_RDONLY | NO_FOLLOW);
   } catch {
     return undefined;
   }
   try {
-    return parseHolder(await file.readFile('utf8'));
+    return parseHolder(await readRecord(file));
   } finally {
     await file.close();
   }
 }
 
 async function openLockFile(path: string): Promise<FileHandle> {
+  const unavailable = (why: string, code?: string, cause?: unknown): IpsetsError =>
+    new IpsetsError('IPSET_UNAVAILABLE', `the kernel lock file ${quote(path)} ${why}`, { cause, details: { reason: 'lock-unavailable', path, code } });
+  const dir = dirname(path);
+  if (dir === DEFAULT_LOCK_DIR) await ensurePrivateDir(dir, 'the kernel lock folder', 'lock-unavailable');
+  let file: FileHandle;
   try {
-    await mkdir(dirname(path), { recursive: true, mode: 0o755 });
-    // Read-write so the holder can record itself; never O_TRUNC: the current holder's record stays.
-    return await open(path, fsConstants.O_RDWR | fsConstants.O_CREAT, 0o644);
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    // Read-write so the holder can record itself; never O_TRUNC: the current holder's
+    // record stays. O_NOFOLLOW: a symbolic link in its place is refused (ELOOP), never followed.
+    file = await open(path, fsConstants.O_RDWR | fsConstants.O_CREAT | NO_FOLLOW, 0o600);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new IpsetsError(
-      'IPSET_UNAVAILABLE',
-      `the kernel lock file ${quote(path)} cannot be opened (${code ?? String(error)}); run as root, or pass a lock path in a writable directory`,
-      { cause: error, details: { reason: 'lock-unavailable', path, code } },
-    );
+    // A link owned by another user in a sticky folder fails with EACCES (fs.protected_symlinks) before ELOOP.
+    const link = code === 'ELOOP' || (code === 'EACCES' && (await lstat(path).then((st) => st.isSymbolicLink(), () => false)));
+    if (link) throw unavailable('is a symbolic link; refusing to follow it: pass the real path of a lock file', code, error);
+    throw unavailable(`cannot be opened (${code ?? String(error)}); run as root, or pass a lock path in a folder this user can write`, code, error);
+  }
+  try {
+    const why = whyNotPrivate(await file.stat());
+    if (why !== undefined) {
+      throw unavailable(
+        `${why}; only a 0600 file of this user can be the lock (anyone who can open it could take it or fake its holder). Remove it when no ipsets writer runs, or pass another lock path`,
+      );
+    }
+    return file;
+  } catch (error) {
+    await file.close().catch(() => undefined);
+    throw error;
   }
 }
 
@@ -254,16 +301,26 @@ function tryLock(file: FileHandle, path: string, flockPath: string, flockPathNam
 }
 
 async function lockHeld(file: FileHandle, path: string, waitMs: number): Promise<IpsetsError> {
-  const holder = parseHolder(await file.readFile({ encoding: 'utf8' }).catch(() => ''));
+  const holder = parseHolder(await readRecord(file).catch(() => ''));
+  const find = `\`fuser -v ${path}\` lists every process holding it`;
   const who =
     holder === undefined
-      ? 'another process (it wrote no holder record)'
-      : `pid ${holder.pid}${holder.hostname === hostname() ? '' : ` on host ${quote(holder.hostname)}`} (${quote(holder.command)}, holding it since ${holder.acquiredAt})`;
+      ? `another process (it wrote no holder record; ${find})`
+      : `pid ${holder.pid}${holder.hostname === hostname() ? '' : ` on host ${quote(holder.hostname)}`} (${quote(holder.command)}, holding it since ${holder.acquiredAt}, process started ${holder.processStartedAt}; see \`ls -l /proc/${holder.pid}\`; if that process is gone, an ipset it started still holds it: ${find})`;
   return new IpsetsError(
     'LOCK_HELD',
     `the kernel lock ${quote(path)} is held by ${who}; waited ${waitMs} ms. Another writer is changing these ipsets: wait longer, or stop that process`,
     { details: { path, waitMs, holder } },
   );
+}
+
+// A holder record is one short JSON line; anything longer is not one.
+const MAX_RECORD_BYTES = 4096;
+
+async function readRecord(file: FileHandle): Promise<string> {
+  const buffer = Buffer.alloc(MAX_RECORD_BYTES);
+  const { bytesRead } = await file.read(buffer, 0, MAX_RECORD_BYTES, 0);
+  return buffer.subarray(0, bytesRead).toString('utf8');
 }
 
 function describeSelf(command: string | undefined): KernelLockHolder {

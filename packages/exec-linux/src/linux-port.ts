@@ -2,11 +2,15 @@
  * The Linux port: runs the real `ipset` binary (through execa, never a shell),
  * optionally inside a network namespace via `ip netns exec`.
  */
-import { constants as osConstants } from 'node:os';
+import { constants as osConstants, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { execa } from 'execa';
 import { IpsetsError, quote } from '@ipsets/core';
 import type { AbortSignalLike, CommandResult, IpsetPort, PortCallOptions } from '@ipsets/core';
-import { feed, trackChild } from './ipset-child.js';
+import { heldLockDescriptors } from './held-locks.js';
+import { BoundedText, stageRestoreText, trackChild } from './ipset-child.js';
+import type { StagedText } from './ipset-child.js';
+import { effectiveUid } from './private-dir.js';
 
 /** Options of {@link createLinuxPort}. */
 export interface LinuxPortOptions {
@@ -29,6 +33,20 @@ export interface LinuxPortOptions {
   readTimeoutMs?: number;
   /** One timeout for every command: the default of both `restoreTimeoutMs` and `readTimeoutMs`. */
   timeoutMs?: number;
+  /**
+   * The folder each restore text is written to, completely, before ipset starts (it
+   * reads the file as its stdin; the file's name is removed before ipset starts).
+   * Made 0700 when missing; refused when it is a link, another user's, or cannot be
+   * made private. Default {@link DEFAULT_RESTORE_DIR} for root, else
+   * `<tmpdir>/ipsets-restore-<uid>`.
+   */
+  restoreDir?: string;
+  /**
+   * The most bytes `ipset save`, `list -n` or `list -t` may print (default
+   * {@link DEFAULT_MAX_OUTPUT_BYTES}, 256 MiB); past it the read is stopped and rejects
+   * with `KERNEL_READ_FAILED` naming this option.
+   */
+  maxOutputBytes?: number;
   /** Extra environment variables for the child (merged over `process.env`). */
   env?: Readonly<Record<string, string | undefined>>;
   /** After a kill (timeout/abort), send SIGKILL if the child has not exited within this delay (default 2000 ms). */
@@ -43,7 +61,20 @@ export interface LinuxPortOptions {
 }
 
 /** The options of {@link LinuxPortOptions} that error messages may tell the caller to set. */
-export type LinuxPortOptionName = 'ipsetPath' | 'ipPath' | 'netns' | 'timeoutMs' | 'restoreTimeoutMs' | 'readTimeoutMs';
+export type LinuxPortOptionName = 'ipsetPath' | 'ipPath' | 'netns' | 'timeoutMs' | 'restoreTimeoutMs' | 'readTimeoutMs' | 'maxOutputBytes';
+
+/** Where root's restore texts are staged (see {@link LinuxPortOptions.restoreDir}). */
+export const DEFAULT_RESTORE_DIR = '/run/ipsets/restore';
+
+/**
+ * Default limit of what one read prints (256 MiB): about 4 million members at ~60 bytes a
+ * save line, and well below the longest string Node can hold (~512 MiB).
+ */
+export const DEFAULT_MAX_OUTPUT_BYTES = 256 * 1024 * 1024;
+
+/** How much of ipset's stderr a result keeps: its first 8 KiB and last 2 KiB, and a count of the rest. */
+export const STDERR_HEAD_BYTES = 8 * 1024;
+export const STDERR_TAIL_BYTES = 2 * 1024;
 
 /** Default limit of one `ipset restore` (5 minutes): a 1,000,000-line restore takes a few seconds. */
 export const DEFAULT_RESTORE_TIMEOUT_MS = 5 * 60_000;
@@ -64,9 +95,6 @@ const ARGS: Readonly<Record<PortCommand, readonly string[]>> = {
   listHeaders: ['list', '-t'],
 };
 
-// Saves of multi-million-member states are hundreds of megabytes; the cap only guards against runaway output.
-const MAX_OUTPUT_BYTES = 2 * 1024 * 1024 * 1024;
-
 const NETNS_MISSING = /^Cannot open network namespace "([^"]*)": (.*)$/m;
 const EXEC_FAILED = /^exec of "([^"]*)" failed: (.*)$/m;
 const NOT_PERMITTED = /Kernel error received: Operation not permitted|^setting the network namespace "[^"]*" failed: Operation not permitted|^mount --make-[a-z]+ \S+ failed: Operation not permitted/m;
@@ -74,8 +102,12 @@ const NOT_PERMITTED = /Kernel error received: Operation not permitted|^setting t
 /**
  * Creates an {@link IpsetPort} over the real `ipset` binary.
  *
- * - `restore(text)` runs `ipset -exist restore` and streams `text` to its stdin
- *   (never argv, so 30 MB texts are fine).
+ * - `restore(text)` writes `text` completely to a private file (see `restoreDir`) and
+ *   runs `ipset -exist restore` with that file as its stdin (never argv, so 30 MB texts
+ *   are fine): ipset never reads a partial text, even if this process dies meanwhile.
+ * - Every child inherits the kernel locks this process holds, so a lock outlives a
+ *   writer that dies while its ipset still runs.
+ * - A result's `stderr` keeps at most its first 8 KiB and last 2 KiB.
  * - `save()` runs `ipset save`, `listNames()` `ipset list -n`, `listHeaders()` `ipset list -t`.
  * - Non-zero exit codes resolve with the {@link CommandResult}: they are data for the
  *   recovery session. A child killed by a signal resolves with `signal` set and
@@ -122,6 +154,17 @@ export function createLinuxPort(options: LinuxPortOptions = {}): IpsetPort {
     listNames: readLimit,
     listHeaders: readLimit,
   };
+  const maxOutputBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
+  if (!(Number.isSafeInteger(maxOutputBytes) && maxOutputBytes > 0)) {
+    throw new IpsetsError('INVALID_ARGUMENT', `maxOutputBytes ${quote(maxOutputBytes)} is not allowed; expected a positive whole number of bytes`, {
+      details: { maxOutputBytes },
+    });
+  }
+  const uid = effectiveUid();
+  const restoreDir = options.restoreDir ?? (uid === 0 || uid === undefined ? DEFAULT_RESTORE_DIR : join(tmpdir(), `ipsets-restore-${uid}`));
+  if (typeof restoreDir !== 'string' || restoreDir === '' || restoreDir.includes('\0')) {
+    throw new IpsetsError('INVALID_ARGUMENT', `restoreDir ${quote(restoreDir)} is not usable; expected a folder path`, { details: { restoreDir } });
+  }
   if (!(Number.isFinite(forceKillAfterMs) && forceKillAfterMs > 0)) {
     throw new IpsetsError('INVALID_ARGUMENT', `forceKillAfterMs ${quote(forceKillAfterMs)} is not a positive number of milliseconds`);
   }
@@ -154,34 +197,55 @@ export function createLinuxPort(options: LinuxPortOptions = {}): IpsetPort {
             controller.abort();
           }, timeoutMs);
 
+    let staged: StagedText | undefined;
     try {
+      // The whole text is on disk before ipset starts: it can only ever read all of it.
+      if (input !== undefined) staged = await stageRestoreText(restoreDir, input);
+      // (Staging awaited: the caller may have aborted meanwhile.)
+      if (isAborted(signal)) throw abortedError(command, display, signal, 'before it started');
+      // Numeric descriptors go to child_process as they are (execa checks them), though
+      // execa's types list no numbers for stdio.
+      const stdio = [staged?.fd ?? 'ignore', 'pipe', 'pipe', ...heldLockDescriptors()] as unknown as ['ignore', 'pipe', 'pipe'];
       const subprocess = execa(file, args, {
         // Its own process group: a terminal's Ctrl-C (SIGINT to the foreground group)
         // reaches only us, and our stop logic decides (grace, then abort with a report).
         detached: true,
-        stdin: input === undefined ? 'ignore' : 'pipe',
+        // stdin: the staged file itself (the kernel's descriptor, not a pipe we feed);
+        // fds 3…: the kernel locks we hold, so that they live as long as this child.
+        stdio,
+        buffer: { stdout: true, stderr: false },
         reject: false,
         stripFinalNewline: false,
-        maxBuffer: MAX_OUTPUT_BYTES,
+        maxBuffer: { stdout: maxOutputBytes },
         cancelSignal: controller.signal,
         forceKillAfterDelay: forceKillAfterMs,
         ...(env === undefined ? {} : { env: { ...env } }),
       });
+      // The child has its own descriptor now: ours can go.
+      void staged?.dispose();
+      const stderrText = new BoundedText(STDERR_HEAD_BYTES, STDERR_TAIL_BYTES);
+      subprocess.stderr?.on('data', (chunk: Buffer) => stderrText.push(chunk));
       const untrack = trackChild(subprocess, controller.signal, forceKillAfterMs);
-      if (input !== undefined && subprocess.stdin !== null) void feed(subprocess.stdin, input);
       const result = await subprocess.finally(untrack);
+      const stderr = stderrText.text();
       if (result.isCanceled) {
         if (why === 'timeout') {
           throw new IpsetsError(
             'TIMEOUT',
             `\`${display}\`${where} ran longer than ${timeoutOption} ${timeoutMs} ms and was killed; raise ${timeoutOption} if the kernel is just slow`,
-            { details: { command, argv: [file, ...args], timeoutMs, stderr: String(result.stderr ?? '') } },
+            { details: { command, argv: [file, ...args], timeoutMs, stderr } },
           );
         }
-        throw abortedError(command, display, signal, 'while it ran', String(result.stderr ?? ''));
+        throw abortedError(command, display, signal, 'while it ran', stderr);
+      }
+      if (result.isMaxBuffer) {
+        throw new IpsetsError(
+          'KERNEL_READ_FAILED',
+          `\`${display}\`${where} printed more than ${nameOf('maxOutputBytes')} ${maxOutputBytes} bytes and was stopped; raise ${nameOf('maxOutputBytes')} if the kernel really holds that much`,
+          { details: { command, exitCode: null, signal: null, stderr } },
+        );
       }
       const stdout = String(result.stdout ?? '');
-      const stderr = String(result.stderr ?? '');
       if (result.exitCode === undefined && result.signal === undefined) {
         throw spawnError(command, file, result.code, result.shortMessage ?? result.message, result.cause, {
           ipsetPath,
@@ -199,6 +263,7 @@ export function createLinuxPort(options: LinuxPortOptions = {}): IpsetPort {
       }
       return { exitCode: result.exitCode ?? 0, stdout, stderr };
     } finally {
+      await staged?.dispose();
       if (timer !== undefined) clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
     }
@@ -227,6 +292,10 @@ export function checkNetnsName(netns: string): void {
       { details: { netns } },
     );
   }
+}
+
+function isAborted(signal: AbortSignalLike | undefined): boolean {
+  return signal?.aborted === true;
 }
 
 function abortedError(

@@ -5,7 +5,8 @@
  *
  * @packageDocumentation
  */
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { IpsetsError, quote } from '@ipsets/core';
 import { FakeKernel } from './fake-kernel.js';
@@ -40,12 +41,18 @@ export async function readStateFile(path: string): Promise<FakeKernel> {
 /**
  * Writes a fake kernel's state to `path` (creating its folder), atomically: a
  * temporary file beside it, then a rename, so a concurrent reader sees the old state
- * or the new one, never half a file. Concurrent writers are not serialised: the last
- * rename wins.
+ * or the new one, never half a file. The temporary name is random and created with
+ * `O_EXCL`, so nothing planted at a name someone could guess is ever followed or
+ * overwritten. Concurrent writers are not serialised: the last rename wins.
  */
 export async function writeStateFile(path: string, kernel: FakeKernel): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
-  const tmp = `${path}.${process.pid}.tmp`;
-  await writeFile(tmp, JSON.stringify(kernel.toJSON()) + '\n');
-  await rename(tmp, path);
+  const tmp = `${path}.${randomBytes(8).toString('hex')}.tmp`;
+  try {
+    await writeFile(tmp, JSON.stringify(kernel.toJSON()) + '\n', { flag: 'wx' });
+    await rename(tmp, path);
+  } catch (error) {
+    await rm(tmp, { force: true });
+    throw error;
+  }
 }

@@ -133,6 +133,8 @@ describe('deploy/systemd/ipsets-agent.service', () => {
     expect(get(unit, 'Service', 'RuntimeDirectory')).toBe('ipsets');
     // Other writers share the lock: the folder outlives a restart of the agent.
     expect(get(unit, 'Service', 'RuntimeDirectoryPreserve')).toBe('yes');
+    // Only root may open (and so flock) the lock file or read a staged restore text.
+    expect(get(unit, 'Service', 'RuntimeDirectoryMode')).toBe('0700');
     expect(words(unit, 'Service', 'RestrictAddressFamilies')).toContain('AF_NETLINK');
   });
 

@@ -135,13 +135,13 @@ describe('kernel lock: one holder at a time', () => {
   it('names a holder on another host (a pod) by host name as well as pid', async () => {
     await mkdir(dirname(lockPath), { recursive: true });
     const record = { pid: 7, hostname: 'ipsets-agent-x7k2p', command: 'ipsets agent /etc/ipsets/node.yaml', processStartedAt: '2026-01-01T00:00:00.000Z', acquiredAt: '2026-01-01T00:00:01.000Z' };
-    await writeFile(lockPath, `${JSON.stringify(record)}\n`);
+    await writeFile(lockPath, `${JSON.stringify(record)}\n`, { mode: 0o600 });
     // Its own process group, so the kill below ends flock and the shell under it.
     const shell = spawn('flock', ['--close', '-x', lockPath, 'sh', '-c', 'echo locked; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'], detached: true });
     await new Promise<void>((resolve) => shell.stdout.once('data', () => resolve()));
     try {
       const error = await rejection(acquireKernelLock({ path: lockPath, waitMs: 0 }));
-      expect(error.message).toContain('held by pid 7 on host "ipsets-agent-x7k2p" ("ipsets agent /etc/ipsets/node.yaml", holding it since 2026-01-01T00:00:01.000Z); waited 0 ms');
+      expect(error.message).toContain(`held by pid 7 on host "ipsets-agent-x7k2p" ("ipsets agent /etc/ipsets/node.yaml", holding it since 2026-01-01T00:00:01.000Z, process started 2026-01-01T00:00:00.000Z; see \`ls -l /proc/7\`; if that process is gone, an ipset it started still holds it: \`fuser -v ${lockPath}\` lists every process holding it); waited 0 ms`);
     } finally {
       process.kill(-shell.pid!, 'SIGKILL');
       await new Promise((resolve) => shell.once('close', resolve));
@@ -169,14 +169,15 @@ describe('kernel lock: one holder at a time', () => {
 
   const unshare = spawnSync('unshare', ['--pid', '--fork', 'true']).status === 0;
   it.skipIf(!unshare)('excludes a holder in another PID namespace that uses the same file (`flock` in a shell)', async () => {
-    // An operator's shell (or a pod) can take the same lock around manual ipset commands.
-    await mkdir(dirname(lockPath), { recursive: true });
+    // An operator's shell (or a pod) can take the same lock around manual ipset commands
+    // (once a writer has made the 0600 file: flock(1) would create it 0644).
+    await (await acquireKernelLock({ path: lockPath })).release();
     const shell = spawn('unshare', ['--pid', '--fork', '--kill-child', 'flock', '-x', lockPath, 'sh', '-c', 'echo locked; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] });
     await new Promise<void>((resolve) => shell.stdout.once('data', () => resolve()));
     try {
       const error = await rejection(acquireKernelLock({ path: lockPath, waitMs: 100 }));
       expect(error.code).toBe('LOCK_HELD');
-      expect(error.message).toContain('another process (it wrote no holder record)');
+      expect(error.message).toContain(`another process (it wrote no holder record; \`fuser -v ${lockPath}\` lists every process holding it)`);
     } finally {
       shell.kill('SIGKILL');
       await new Promise((resolve) => shell.once('close', resolve));

@@ -1,9 +1,9 @@
 import { chmod, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { IpsetsError, isIpsetsError, parseSave, planReconcile, runRestoreSession } from '@ipsets/core';
 import type { DesiredState } from '@ipsets/core';
-import { createLinuxPort, DEFAULT_READ_TIMEOUT_MS, DEFAULT_RESTORE_TIMEOUT_MS } from '../../src/linux-port.js';
+import { createLinuxPort, DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_READ_TIMEOUT_MS, DEFAULT_RESTORE_TIMEOUT_MS } from '../../src/linux-port.js';
 import { alive, makeFakeBin } from '../helpers/fake-bin.js';
 import type { FakeBin } from '../helpers/fake-bin.js';
 
@@ -112,14 +112,26 @@ describe('createLinuxPort: non-zero exits are data', () => {
 
 describe('createLinuxPort: timeouts and aborts', () => {
   it('kills a restore that runs past timeoutMs and rejects with TIMEOUT', async () => {
-    const port = createLinuxPort({ ipsetPath: bin.ipset, timeoutMs: 300 });
-    await bin.behave({ sleep: 30 });
-    const error = await rejection(port.restore('-A a 10.0.0.1\n'));
-    expect(error.code).toBe('TIMEOUT');
-    expect(error.message).toContain('timeoutMs 300');
-    const pid = await bin.lastPid();
-    expect(pid).toBeDefined();
-    expect(alive(pid!)).toBe(false);
+    // Defect pinned: under load the 300 ms limit used to fire before the fake had even
+    // written its pid, so the test could not find the child it expected dead. The limit's
+    // timer is now fake and fires only once the fake reports that it runs.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const port = createLinuxPort({ ipsetPath: bin.ipset, timeoutMs: 300 });
+      await bin.behave({ sleep: 30 });
+      const pending = rejection(port.restore('-A a 10.0.0.1\n'));
+      let pid: number | undefined;
+      // (An empty pid file, caught between its creation and the write, reads as 0.)
+      while (!((pid = await bin.lastPid()) !== undefined && pid > 0)) await new Promise((resolve) => setImmediate(resolve));
+      expect(alive(pid)).toBe(true);
+      vi.advanceTimersByTime(300);
+      const error = await pending;
+      expect(error.code).toBe('TIMEOUT');
+      expect(error.message).toContain('timeoutMs 300');
+      expect(alive(pid)).toBe(false);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('restores and reads have separate limits, each named in its TIMEOUT', async () => {
@@ -270,6 +282,8 @@ describe('createLinuxPort: options', () => {
     [{ restoreTimeoutMs: -5 }, 'restoreTimeoutMs "-5"'],
     [{ readTimeoutMs: 2 ** 31 }, 'readTimeoutMs "2147483648"'],
     [{ ipsetPath: '' }, 'ipsetPath ""'],
+    [{ maxOutputBytes: 0 }, 'maxOutputBytes "0"'],
+    [{ restoreDir: '' }, 'restoreDir ""'],
   ])('rejects %o with INVALID_ARGUMENT', (options, quoted) => {
     let error: unknown;
     try {
@@ -279,5 +293,56 @@ describe('createLinuxPort: options', () => {
     }
     expect(isIpsetsError(error, 'INVALID_ARGUMENT')).toBe(true);
     expect((error as Error).message).toContain(quoted);
+  });
+});
+
+describe('createLinuxPort: bounded echoes', () => {
+  it('a 200 MB stderr is kept as its head and tail with the dropped byte count, and read in bounded memory', async () => {
+    // Defect pinned: ipset's whole stderr was kept and copied into the apply report (200 MB of stderr → a 200 MB report, 1.5 GB RSS).
+    const script = join(bin.dir, 'noisy-ipset');
+    await writeFile(
+      script,
+      `#!/bin/sh
+cat > /dev/null
+echo 'ipset v7.17: Error in line 1: Syntax error: first' >&2
+head -c 200000000 /dev/zero | tr '\\0' x >&2
+printf '\\nlast line\\n' >&2
+exit 1
+`,
+    );
+    await chmod(script, 0o755);
+    const port = createLinuxPort({ ipsetPath: script });
+    const rssBefore = process.memoryUsage().rss;
+    let peak = rssBefore;
+    const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
+    const result = await port.restore('-A a 10.0.0.1\n').finally(() => clearInterval(sampler));
+    expect(result.exitCode).toBe(1);
+    expect(Buffer.byteLength(result.stderr)).toBeLessThan(64 * 1024);
+    expect(result.stderr.startsWith('ipset v7.17: Error in line 1: Syntax error: first\n')).toBe(true);
+    expect(result.stderr.endsWith('\nlast line\n')).toBe(true);
+    const printed = Buffer.byteLength('ipset v7.17: Error in line 1: Syntax error: first\n') + 200_000_000 + '\nlast line\n'.length;
+    const dropped = printed - 8 * 1024 - 2 * 1024;
+    expect(result.stderr).toContain(`\n[… ${dropped} bytes dropped …]\n`);
+    // Not 200 MB more (or the 1.5 GB it took): what is kept, and stream buffers.
+    expect(peak - rssBefore).toBeLessThan(100 * 1024 * 1024);
+    // The recovery session still reads ipset's own error from the head.
+    const plan = planReconcile({ owner: 'azure-npm-', sets: [{ name: 'azure-npm-1', spec: 'nethash', members: ['10.0.0.1'] }] }, parseSave(''), []);
+    const report = await runRestoreSession(plan, port, { maxAttempts: 1 });
+    expect(JSON.stringify(report).length).toBeLessThan(64 * 1024);
+  }, 60_000);
+
+  it('a save that prints more than maxOutputBytes is stopped with KERNEL_READ_FAILED naming the option', async () => {
+    // Defect pinned: a 3 GB `ipset save` was read whole (32 s, 3.8 GB).
+    const script = join(bin.dir, 'huge-save');
+    await writeFile(script, `#!/bin/sh\nexec head -c 50000000 /dev/zero\n`);
+    await chmod(script, 0o755);
+    const port = createLinuxPort({ ipsetPath: script, maxOutputBytes: 1024 * 1024 });
+    const error = await rejection(port.save());
+    expect(error.code).toBe('KERNEL_READ_FAILED');
+    expect(error.message).toBe(`\`${script} save\` printed more than maxOutputBytes 1048576 bytes and was stopped; raise maxOutputBytes if the kernel really holds that much`);
+    // The default: 256 MiB, about 4 million members.
+    expect(DEFAULT_MAX_OUTPUT_BYTES).toBe(256 * 1024 * 1024);
+    await bin.behave({ stdout: 'create a hash:net\n' });
+    await expect(createLinuxPort({ ipsetPath: bin.ipset, maxOutputBytes: 18 }).save()).resolves.toMatchObject({ exitCode: 0, stdout: 'create a hash:net\n' });
   });
 });

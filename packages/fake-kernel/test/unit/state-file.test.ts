@@ -3,7 +3,7 @@
  * reads back equal, a file that is not a state file is refused naming its path, and a
  * write replaces the file whole (a reader never sees half of one).
  */
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -36,6 +36,20 @@ describe('readStateFile / writeStateFile', () => {
     await writeStateFile(path, new FakeKernel());
     expect(await readdir(join(dir, 'a', 'b'))).toEqual(['k.json']);
     expect(JSON.parse(await readFile(path, 'utf8'))).toMatchObject({ format: 'ipsets-fake-kernel/1', slots: [] });
+  });
+
+  it('writes through a random O_EXCL temporary name: a link planted at a guessable name is never followed', async () => {
+    // Defect pinned: the temporary file was `<state>.<pid>.tmp`; a link planted there made the writer overwrite its target.
+    const path = join(dir, 'k.json');
+    const victim = join(dir, 'victim');
+    await writeFile(victim, 'precious\n');
+    await symlink(victim, `${path}.${process.pid}.tmp`);
+    const kernel = new FakeKernel();
+    kernel.restore('create a hash:net\n');
+    await writeStateFile(path, kernel);
+    expect(await readFile(victim, 'utf8')).toBe('precious\n');
+    expect((await readStateFile(path)).setNames()).toEqual(['a']);
+    expect((await readdir(dir)).sort()).toEqual(['k.json', `k.json.${process.pid}.tmp`, 'victim']);
   });
 
   it('refuses a file that is not a state file, quoting its path and saying what was expected', async () => {
