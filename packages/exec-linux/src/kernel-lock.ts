@@ -39,7 +39,7 @@ import { IpsetsError, quote } from '@ipsets/core';
 import type { AbortSignalLike } from '@ipsets/core';
 import { addHeldLock, removeHeldLock } from './held-locks.js';
 import { checkNetnsName } from './linux-port.js';
-import { ensurePrivateDir, NO_FOLLOW, whyNotPrivate } from './private-dir.js';
+import { ensurePrivateDir, NO_FOLLOW, tightenOwnFile, whyNotPrivate } from './private-dir.js';
 
 /** Directory of the default lock files. */
 export const DEFAULT_LOCK_DIR = '/run/ipsets';
@@ -250,10 +250,12 @@ async function openLockFile(path: string): Promise<FileHandle> {
     throw unavailable(`cannot be opened (${code ?? String(error)}); run as root, or pass a lock path in a folder this user can write`, code, error);
   }
   try {
-    const why = whyNotPrivate(await file.stat());
+    // This user's own 0644 file (an older version's, or flock(1)'s) is made 0600; another
+    // user's file, a second name or a non-regular file is refused.
+    const why = whyNotPrivate(await tightenOwnFile(file));
     if (why !== undefined) {
       throw unavailable(
-        `${why}; only a 0600 file of this user can be the lock (anyone who can open it could take it or fake its holder). Remove it when no ipsets writer runs, or pass another lock path`,
+        `${why}; only a file of this user that no one else can open can be the lock (anyone who can open it could take it or fake its holder). Remove it when no ipsets writer runs, or pass another lock path`,
       );
     }
     return file;

@@ -6,6 +6,7 @@
 import { constants as fsConstants } from 'node:fs';
 import type { Stats } from 'node:fs';
 import { chmod, lstat, mkdir } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import { IpsetsError, quote } from '@ipsets/core';
 
 /** This process's effective uid (`undefined` where the platform has none). */
@@ -63,4 +64,20 @@ export function whyNotPrivate(stats: Stats): string | undefined {
   if ((stats.mode & 0o077) !== 0) return `is accessible to other users (mode ${(stats.mode & 0o777).toString(8)}; expected 600)`;
   if (stats.nlink !== 1) return `has ${stats.nlink} names (a hard link)`;
   return undefined;
+}
+
+/**
+ * The stats of an open file after tightening it when it is this user's own single-named
+ * regular file that is group- or world-accessible (a 0644 lock file of an older version,
+ * or one `flock(1)` created): like {@link ensurePrivateDir} with its folder, what only we
+ * could have made is made 0600 through the descriptor (never through a path, so no link
+ * can redirect it). Anything else is returned as it is, for {@link whyNotPrivate} to refuse.
+ */
+export async function tightenOwnFile(file: FileHandle): Promise<Stats> {
+  const stats = await file.stat();
+  const uid = effectiveUid();
+  const own = stats.isFile() && stats.nlink === 1 && (uid === undefined || stats.uid === uid);
+  if (!own || (stats.mode & 0o077) === 0) return stats;
+  await file.chmod(0o600);
+  return file.stat();
 }

@@ -92,7 +92,7 @@ describe.skipIf(!root || !setpriv)('kernel lock: only its owner can take it', ()
     expect(planted.code).toBe(0);
     const error = await rejection(acquireKernelLock({ path, waitMs: 0 }));
     expect(error.code).toBe('IPSET_UNAVAILABLE');
-    expect(error.message).toMatch(/is owned by uid 65534, not by this user \(uid 0\); only a 0600 file of this user can be the lock/);
+    expect(error.message).toMatch(/is owned by uid 65534, not by this user \(uid 0\); only a file of this user that no one else can open can be the lock/);
     expect(await readFile(path, 'utf8')).toBe(`${fake}\n`);
   });
 
@@ -109,13 +109,24 @@ describe.skipIf(!root || !setpriv)('kernel lock: only its owner can take it', ()
     expect(await readKernelLockHolder(path)).toBeUndefined();
   });
 
-  it('a group- or world-readable lock file of root (an older version made them 0644) is refused naming its mode', async () => {
+  it('a group- or world-readable lock file of root (an older version and flock(1) made them 0644) is made 0600 and used: nobody can no longer open it (refusing it stopped every upgraded node until someone removed the file)', async () => {
     const path = join(dir, 'old.lock');
     await writeFile(path, '', { mode: 0o644 });
     await chmod(path, 0o644);
+    const lock = await acquireKernelLock({ path, waitMs: 0, command: 'ipsets apply' });
+    expect(((await stat(path)).mode & 0o777).toString(8)).toBe('600');
+    expect((await readKernelLockHolder(path))?.command).toBe('ipsets apply');
+    await lock.release();
+    const probe = await probeAsNobody(path);
+    expect(probe).toMatchObject({ locked: false, code: 'IPSET_UNAVAILABLE', message: expect.stringContaining('cannot be opened (EACCES)') });
+  });
+
+  it('a world-readable lock file of another user is refused naming its owner, and left as it was', async () => {
+    const path = join(dir, 'shared', 'theirs.lock');
+    expect((await run('setpriv', [...asNobody, 'sh', '-c', `umask 022; : > '${path}'`])).code).toBe(0);
     const error = await rejection(acquireKernelLock({ path, waitMs: 0 }));
-    expect(error.message).toContain('is accessible to other users (mode 644; expected 600)');
-    expect(error.message).toContain('Remove it when no ipsets writer runs');
+    expect(error.message).toContain('is owned by uid 65534');
+    expect(((await stat(path)).mode & 0o777).toString(8)).toBe('644');
   });
 
   it('the lock folder is made 0700 and must be ours: another user\'s folder is refused', async () => {
