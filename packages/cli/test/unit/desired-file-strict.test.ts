@@ -125,20 +125,6 @@ describe('YAML: duplicates, tags, alias bombs, null and wrong roots get one line
     expect(parseDesiredText(text).sets).toHaveLength(2);
   });
 
-  it('more than 200,000 values for the full YAML parser are refused before it builds them (500,000 took 960 MiB and 24 s); plain YAML of as many is read', () => {
-    const members = (n: number) => Array.from({ length: n }, (_, i) => `      10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`);
-    // An anchor and a multi-line flow list: only the full parser reads this.
-    const full = (n: number) => `sets:\n  - type: &t namespace\n    name: shop\n    members: [\n${members(n).join(',\n')}\n    ]\n`;
-    const started = performance.now();
-    expect(refused(full(250_000))).toMatch(
-      /^f: 1 problem; nothing was applied: line 199999:7, \(root\): the document holds more than 200,000 values written in a way only the full YAML parser reads/,
-    );
-    expect(performance.now() - started).toBeLessThan(5000);
-    expect(parseDesiredText(full(1000)).sets[0]!.members).toHaveLength(1000);
-    const plain = `sets:\n  - type: namespace\n    name: shop\n    members:\n${members(250_000).map((m) => `    - ${m.trim()}`).join('\n')}\n`;
-    expect(parseDesiredText(plain).sets[0]!.members).toHaveLength(250_000);
-  });
-
   it('a byte-order mark before a good file is accepted; CRLF line ends are accepted', () => {
     expect(parseDesiredText(`\uFEFF{"sets":[${GOOD_SET}]}`).sets).toHaveLength(1);
     expect(parseDesiredText('\uFEFFsets:\r\n  - { type: namespace, name: shop }\r\n').sets).toHaveLength(1);
