@@ -29,6 +29,8 @@ import { BIN, tempDir } from '../helpers/run-ipsets.js';
 const REAL_IPSET = '/usr/sbin/ipset';
 const SETS = Number(process.env['IPSETS_KILL_SOAK_SETS'] ?? 2_000);
 const KILLS = Number(process.env['IPSETS_KILL_SOAK_KILLS'] ?? 15);
+// Each kill costs a refill or an apply of SETS sets (about 40 s at 20,000 sets on a loaded machine).
+const SOAK_TIMEOUT = Math.max(1_800_000, KILLS * SETS * 4);
 const FOREIGN = ['foreign-ref', 'foreign-plain', 'zzz-foreign'];
 
 // Every line a plan of this file can hold, field by field: owned names are `ipsets-`
@@ -242,7 +244,7 @@ exec ${REAL_IPSET} "$@"
     return `[kill-soak] ${what} (${Math.round((performance.now() - began) / 1000)} s): ${SETS} sets, ${KILLS} SIGKILLs over a ${Math.round(timing.span)} ms run (first restore at ${Math.round(timing.restoreAt)} ms): ${stats.killed} landed before the writer exited, ${stats.inRestore} after a restore had started; ${stats.restoresSeen} restore inputs recorded (${stats.notWhole.length} not read from a whole file), ${stats.cutLines.length} cut lines, foreign sets identical every time`;
   }
 
-  it(`reset of ${SETS} owned sets killed ${KILLS} times: foreign sets byte-identical, no bare -F/-X or cut line reaches ipset`, { timeout: 1_800_000 }, async () => {
+  it(`reset of ${SETS} owned sets killed ${KILLS} times: foreign sets byte-identical, no bare -F/-X or cut line reaches ipset`, { timeout: SOAK_TIMEOUT }, async () => {
     const populate = Array.from({ length: SETS }, (_, i) => `-N ipsets-k${String(i).padStart(5, '0')} hash:net\n-A ipsets-k${String(i).padStart(5, '0')} 10.0.${i >> 8 & 255}.${i & 255}`).join('\n');
     const fill = async (): Promise<void> => {
       expect((await ns.run(['ipset', '-exist', 'restore'], `${populate}\n`)).exitCode).toBe(0);
@@ -259,7 +261,7 @@ exec ${REAL_IPSET} "$@"
     checkStats(stats);
   });
 
-  it(`apply of ${SETS} sets killed ${KILLS} times: the same; then an unkilled apply converges truly`, { timeout: 1_800_000 }, async () => {
+  it(`apply of ${SETS} sets killed ${KILLS} times: the same; then an unkilled apply converges truly`, { timeout: SOAK_TIMEOUT }, async () => {
     await writeFile(join(dir, 'a.json'), desired(0));
     await writeFile(join(dir, 'b.json'), desired(1));
     // The first apply creates every set; the kills land in applies that change members.
