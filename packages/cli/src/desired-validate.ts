@@ -11,6 +11,7 @@ import {
   NAMING_SCHEMES,
   SET_TYPES,
   canonicalMemberForType,
+  isSetType,
   kernelName,
   memberFamily,
   prefixedName,
@@ -26,8 +27,8 @@ import type { Collector, FileProblem } from './desired-problems.js';
 import { DEFAULT_CLI_OWNER } from './defaults.js';
 import { cutText, formatCount, quoteCut as quote } from './format.js';
 
-/** Longest unprefixed set name a file may use (Kubernetes `key:value` labels fit with room to spare). */
-export const MAX_SET_NAME_LENGTH = 512;
+/** Longest unprefixed set name a file may use: core's rule (Kubernetes `key:value` labels fit with room to spare). */
+export { MAX_SET_NAME_LENGTH } from '@ipsets/core';
 
 /**
  * The owner prefix when a file names none (and the caller gives none): the command's
@@ -180,30 +181,6 @@ function zodIssueMessage(issue: z.core.$ZodIssue): string {
   }
 }
 
-/** Validates an unprefixed set name; returns why it is bad, or undefined. */
-function setNameProblem(name: string): string | undefined {
-  if (name.length === 0) return 'it is empty';
-  if (name.length > MAX_SET_NAME_LENGTH) return `it is ${name.length} characters long (at most ${MAX_SET_NAME_LENGTH})`;
-  if (name.startsWith('-')) return 'it starts with "-"';
-  for (let i = 0; i < name.length; i++) {
-    const c = name.charCodeAt(i);
-    if (c <= 32 || c >= 127) return `it contains ${quote(name[i])} (only printable ASCII without whitespace)`;
-    if (c === 35) return 'it contains "#"';
-    if (c === 34 || c === 39) return 'it contains a quote';
-  }
-  // Core's own rule, so the file never accepts a name the manager refuses.
-  try {
-    validateUnprefixedName(name);
-  } catch {
-    return 'it contains whitespace or a control character';
-  }
-  return undefined;
-}
-
-function isSetType(value: string): value is SetType {
-  return (setTypeValues as readonly string[]).includes(value);
-}
-
 function checkType(c: Collector, path: readonly PropertyKey[], type: string): SetType | undefined {
   if (isSetType(type)) return type;
   c.add(path, `unknown set type ${quote(type)}; expected one of ${typeList}`);
@@ -211,13 +188,14 @@ function checkType(c: Collector, path: readonly PropertyKey[], type: string): Se
 }
 
 function checkName(c: Collector, path: readonly PropertyKey[], name: string): boolean {
-  const problem = setNameProblem(name);
-  if (problem === undefined) return true;
-  c.add(
-    path,
-    `invalid set name ${quote(name)}: ${problem}; expected 1-${MAX_SET_NAME_LENGTH} printable ASCII characters without whitespace, "#" or quotes, not starting with "-"`,
-  );
-  return false;
+  try {
+    // Core's rule and message: the file accepts exactly the names the manager accepts.
+    validateUnprefixedName(name);
+    return true;
+  } catch (error) {
+    c.add(path, messageOf(error));
+    return false;
+  }
 }
 
 /**

@@ -53,12 +53,11 @@ export {
   entryKey,
   hasNomatch,
   isCanonicalMember,
-  isValidKernelSetName,
   isValidMember,
   memberFamily,
   stripNomatch,
-  validateSetName,
 } from './model/members.js';
+export { MAX_SET_NAME_LENGTH, isValidKernelSetName, validateSetName } from './model/set-names.js';
 export type { MemberKind } from './model/members.js';
 
 // --- manager: desired sets and their dirty state ---

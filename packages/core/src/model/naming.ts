@@ -5,15 +5,14 @@
 import { IpsetsError, quote } from '../errors.js';
 import { sha256, utf8Bytes } from './sha256.js';
 import type { NamingScheme } from '../types.js';
-import { isValidKernelSetName, validateSetName } from './members.js';
+import { MAX_KERNEL_NAME_LENGTH, checkSetName, isValidKernelSetName } from './set-names.js';
+
+export { MAX_KERNEL_NAME_LENGTH } from './set-names.js';
 
 export { sha256, sha256Hex, utf8Bytes } from './sha256.js';
 
 /** Default owner prefix of kernel names, as in Azure NPM. */
 export const DEFAULT_OWNER = 'azure-npm-';
-
-/** Longest set name the kernel accepts (docs/ipset-semantics.md §7). */
-export const MAX_KERNEL_NAME_LENGTH = 31;
 
 /** The naming schemes, default first. */
 export const NAMING_SCHEMES: readonly NamingScheme[] = Object.freeze(['sha256-base36', 'fnv32'] as NamingScheme[]);
@@ -72,12 +71,12 @@ export function nameDigest(prefixedName: string, scheme: NamingScheme = 'sha256-
 }
 
 /**
- * Checks a kernel set name: 1–31 printable ASCII characters without whitespace, `#`
- * or `"`, not starting with `-` (the rule of `members.ts`, so that a name can never
+ * Checks a kernel set name: 1–31 printable ASCII characters without whitespace, quotes
+ * or `#`, not starting with `-` (the rule of `set-names.ts`, so that a name can never
  * change the meaning of a restore line). Throws `INVALID_SET_NAME`.
  */
 export function validateKernelSetName(name: unknown): asserts name is string {
-  validateSetName(name as string);
+  checkSetName(name, 'kernel');
 }
 
 /** Shortest owner prefix: a one-letter prefix would claim a large part of every name space. */
@@ -90,7 +89,7 @@ export const OWNER_SEPARATORS = '-_.:';
 function ownerProblem(owner: unknown): string | undefined {
   if (typeof owner !== 'string' || owner.length === 0) return 'it is empty';
   if (!isValidKernelSetName(owner.slice(0, MAX_KERNEL_NAME_LENGTH))) {
-    return 'it must be printable ASCII characters without whitespace, "#" or quotes, not starting with "-"';
+    return 'it must be printable ASCII characters without whitespace, quotes or "#", not starting with "-"';
   }
   if (owner.length < MIN_OWNER_LENGTH) return `it is ${owner.length} character(s) long (at least ${MIN_OWNER_LENGTH})`;
   if (!OWNER_SEPARATORS.includes(owner[owner.length - 1]!)) {

@@ -3,6 +3,7 @@
  * and kernel create specs.
  */
 import { IpsetsError, quote } from '../errors.js';
+import { checkSetName } from './set-names.js';
 import type { AddressFamily, CreateSpec, KernelSetType, SetKind, SetMetadata, SetType } from '../types.js';
 
 /** Everything the model knows about one {@link SetType}. */
@@ -179,23 +180,14 @@ export function sameSetFamily(a: SetType, b: SetType): boolean {
   return ia.prefix === ib.prefix && ia.kind === ib.kind && ia.createSpec === ib.createSpec;
 }
 
-// Whitespace and control characters would make names unreadable in reports and
-// ambiguous in logs; they are never part of a Kubernetes name or label.
-// eslint-disable-next-line no-control-regex
-const BAD_NAME_CHARS = /[\s\u0000-\u001f\u007f]/;
-
 /**
- * Checks an unprefixed set name: a non-empty string without whitespace or control
- * characters. Throws `INVALID_SET_NAME`. (The kernel never sees it: kernel names are digests.)
+ * Checks an unprefixed set name with the set-name rule (model/set-names.ts, role `set`:
+ * 1-512 printable ASCII characters without whitespace, quotes or `#`, not starting with
+ * `-`). The kernel never sees it (kernel names are digests), but reports, logs and the
+ * desired file do. Throws `INVALID_SET_NAME`.
  */
 export function validateUnprefixedName(name: unknown): asserts name is string {
-  if (typeof name !== 'string' || name.length === 0 || BAD_NAME_CHARS.test(name)) {
-    throw new IpsetsError(
-      'INVALID_SET_NAME',
-      `invalid set name ${quote(name)}: expected a non-empty string without whitespace or control characters`,
-      { details: { name } },
-    );
-  }
+  checkSetName(name, 'set');
 }
 
 /** Validates `meta` (known type, valid name) and returns it. Throws `INVALID_SET_TYPE` or `INVALID_SET_NAME`. */

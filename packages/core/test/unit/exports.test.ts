@@ -28,6 +28,7 @@ describe('@ipsets/core public exports', () => {
         "MAX_MAXELEM",
         "MAX_PARSE_PROBLEMS",
         "MAX_RESTORE_LINE_BYTES",
+        "MAX_SET_NAME_LENGTH",
         "MIN_HASHSIZE",
         "MIN_OWNER_LENGTH",
         "NAMING_SCHEMES",
