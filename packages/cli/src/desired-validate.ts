@@ -11,6 +11,7 @@ import {
   NAMING_SCHEMES,
   SET_TYPES,
   canonicalMemberForType,
+  entryKey,
   isSetType,
   kernelName,
   memberFamily,
@@ -347,7 +348,7 @@ export function validateDesiredDocument(
           continue;
         }
         // A CIDR and the same CIDR with nomatch are one kernel entry: the file must pick one.
-        const entry = canonical.endsWith(' nomatch') ? canonical.slice(0, -' nomatch'.length) : canonical;
+        const entry = entryKey(canonical);
         const earlier = seen.get(entry);
         if (earlier !== undefined) {
           const first = members[earlier];

@@ -18,7 +18,8 @@ import type { AddressFamily, SetType } from '../types.js';
 /** Kernel set types that hold addresses (list:set members are set names). */
 export type MemberKind = 'hash:net' | 'hash:ip,port';
 
-const NOMATCH = ' nomatch';
+/** The flag of a hash:net member as it is written and saved: one space, then `nomatch`. */
+export const NOMATCH = ' nomatch';
 const NOMATCH_LEN = NOMATCH.length;
 
 const CH_0 = 48;

@@ -206,8 +206,22 @@ export function validateSetMetadata(meta: SetMetadata): SetMetadata {
  * (`podlabel-app:web inet6`).
  */
 export function prefixedName(meta: SetMetadata): string {
-  const info = setTypeInfo(meta.type, meta.family);
-  return info.family === 'inet6' ? info.prefix + meta.name + INET6_NAME_SUFFIX : info.prefix + meta.name;
+  return prefixedNameOf(setTypeInfo(meta.type, meta.family), meta.name);
+}
+
+/** The prefixed name of the set named `name` with type info `info` (of either family): the one place the inet6 sibling's name is made. */
+export function prefixedNameOf(info: SetTypeInfo, name: string): string {
+  return info.family === 'inet6' ? inet6SiblingName(info.prefix + name) : info.prefix + name;
+}
+
+/** The prefixed name of the `inet6` sibling of the set whose (inet) prefixed name is `prefixed`. */
+export function inet6SiblingName(prefixed: string): string {
+  return prefixed + INET6_NAME_SUFFIX;
+}
+
+/** The (inet) prefixed name whose sibling is `sibling` ({@link inet6SiblingName} undone). */
+export function inetNameOfSibling(sibling: string): string {
+  return sibling.slice(0, -INET6_NAME_SUFFIX.length);
 }
 
 const LIST_PREFIXES: readonly string[] = [...new Set(Object.values(INFO).filter((i) => i.kind === 'list').map((i) => i.prefix))];
