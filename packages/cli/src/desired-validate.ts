@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import {
+  DEFAULT_NAMING_SCHEME,
   DIGEST_LENGTH,
   MAX_KERNEL_NAME_LENGTH,
   NAMING_SCHEMES,
@@ -238,7 +239,7 @@ export function validateDesiredDocument(
     );
   }
   const owner = raw.owner ?? options.owner ?? DEFAULT_FILE_OWNER;
-  let scheme: NamingScheme = 'sha256-base36';
+  let scheme: NamingScheme = DEFAULT_NAMING_SCHEME;
   if (raw.scheme !== undefined) {
     if ((NAMING_SCHEMES as readonly string[]).includes(raw.scheme)) scheme = raw.scheme as NamingScheme;
     else c.add(['scheme'], `unknown naming scheme ${quote(raw.scheme)}; expected one of ${NAMING_SCHEMES.join(', ')}`);

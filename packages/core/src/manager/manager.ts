@@ -17,7 +17,7 @@ import type { SetCapacity } from '../model/capacity.js';
 import { DirtyCache } from './dirty-cache.js';
 import { IpsetsError, quote } from '../errors.js';
 import { NOMATCH, hasNomatch, memberFamily, stripNomatch } from '../model/members.js';
-import { DEFAULT_OWNER, kernelName as computeKernelName, validateOwner } from '../model/naming.js';
+import { DEFAULT_NAMING_SCHEME, DEFAULT_OWNER, kernelName as computeKernelName, validateOwner } from '../model/naming.js';
 import {
   EMPTY_SET,
   SET_TYPES,
@@ -41,7 +41,8 @@ import type { ApplyReport, DesiredSet, DesiredState, NamingScheme, SetMetadata, 
 
 export type { CommitResult, DeleteOption, DirtySetInfo, IPSetManagerConfig, IPSetMode, IPSetSnapshot, ReferenceType } from './manager-types.js';
 
-const DEFAULT_MAX_FAILURES = 100;
+/** Consecutive failed applies after which {@link IPSetManager.recordApplyResult} throws: the reference's limit. */
+export const DEFAULT_MAX_FAILURES = 100;
 const EMPTY_PREFIXED = prefixOf(EMPTY_SET);
 
 const NO_CAPACITY: SetCapacity = Object.freeze({});
@@ -123,7 +124,7 @@ export class IPSetManager {
         details: { mode },
       });
     }
-    const scheme = config.scheme ?? 'sha256-base36';
+    const scheme = config.scheme ?? DEFAULT_NAMING_SCHEME;
     const owner = config.owner ?? DEFAULT_OWNER;
     validateOwner(owner, scheme);
     const max = config.maxConsecutiveFailures ?? DEFAULT_MAX_FAILURES;

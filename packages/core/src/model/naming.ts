@@ -14,8 +14,11 @@ export { sha256, sha256Hex, utf8Bytes } from './sha256.js';
 /** Default owner prefix of kernel names, as in Azure NPM. */
 export const DEFAULT_OWNER = 'azure-npm-';
 
+/** The naming scheme when none is given: `sha256-base36`. */
+export const DEFAULT_NAMING_SCHEME: NamingScheme = 'sha256-base36';
+
 /** The naming schemes, default first. */
-export const NAMING_SCHEMES: readonly NamingScheme[] = Object.freeze(['sha256-base36', 'fnv32'] as NamingScheme[]);
+export const NAMING_SCHEMES: readonly NamingScheme[] = Object.freeze([DEFAULT_NAMING_SCHEME, 'fnv32'] as NamingScheme[]);
 
 /** Longest digest each scheme produces. */
 export const DIGEST_LENGTH: Readonly<Record<NamingScheme, number>> = Object.freeze({
@@ -55,7 +58,7 @@ export function sha256Base36(text: string): string {
 }
 
 /** The digest part of a kernel name under `scheme`. */
-export function nameDigest(prefixedName: string, scheme: NamingScheme = 'sha256-base36'): string {
+export function nameDigest(prefixedName: string, scheme: NamingScheme = DEFAULT_NAMING_SCHEME): string {
   switch (scheme) {
     case 'sha256-base36':
       return sha256Base36(prefixedName);
@@ -105,7 +108,7 @@ function ownerProblem(owner: unknown): string | undefined {
  * characters. A prefix such as `f` or `kube` would claim sets that merely start with
  * the same letters (`foo`, `fw-ref`, `kubelet`). Throws `INVALID_ARGUMENT`.
  */
-export function validateOwner(owner: unknown, scheme: NamingScheme = 'sha256-base36'): asserts owner is string {
+export function validateOwner(owner: unknown, scheme: NamingScheme = DEFAULT_NAMING_SCHEME): asserts owner is string {
   const digestLength = DIGEST_LENGTH[scheme];
   if (digestLength === undefined) nameDigest('', scheme);
   const maxOwner = MAX_KERNEL_NAME_LENGTH - (digestLength ?? 0);
@@ -177,7 +180,7 @@ export function isOwnedSetName(name: string, owner: string): boolean {
  */
 export function kernelName(prefixedName: string, options: KernelNameOptions = {}): string {
   const owner = options.owner ?? DEFAULT_OWNER;
-  const scheme = options.scheme ?? 'sha256-base36';
+  const scheme = options.scheme ?? DEFAULT_NAMING_SCHEME;
   validateOwner(owner, scheme);
   if (typeof prefixedName !== 'string') {
     throw new IpsetsError('INVALID_SET_NAME', `expected a prefixed set name string, got ${quote(prefixedName)}`);

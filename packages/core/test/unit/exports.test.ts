@@ -16,6 +16,8 @@ describe('@ipsets/core public exports', () => {
         "DEFAULT_HASHSIZE",
         "DEFAULT_MAXELEM",
         "DEFAULT_MAX_ATTEMPTS",
+        "DEFAULT_MAX_FAILURES",
+        "DEFAULT_NAMING_SCHEME",
         "DEFAULT_OWNER",
         "DIGEST_LENGTH",
         "EMPTY_SET",
