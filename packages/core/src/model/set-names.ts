@@ -32,20 +32,13 @@ export const MAX_SET_NAME_LENGTH = 512;
 /** What a name is checked as: a kernel name, or a set's own (unprefixed) name. */
 export type SetNameRole = 'kernel' | 'set';
 
-const CH_SPACE = 32;
-const CH_DEL = 127;
-const CH_DOUBLE_QUOTE = 34;
-const CH_HASH = 35;
-const CH_QUOTE = 39;
-const CH_MINUS = 45;
-
 /** `5000000` as `5,000,000` (no locale: core's messages are the same everywhere). */
 function groupDigits(n: number): string {
   return String(n).replace(/\B(?=(\d{3})+$)/g, ',');
 }
 
 /** What a name of `role` may be, for the message's `expected …` part. */
-export function expectedSetName(role: SetNameRole): string {
+function expectedSetName(role: SetNameRole): string {
   const max = role === 'kernel' ? MAX_KERNEL_NAME_LENGTH : MAX_SET_NAME_LENGTH;
   return `1-${max} printable ASCII characters without whitespace, quotes or "#", not starting with "-"`;
 }
@@ -61,22 +54,18 @@ export function setNameProblem(name: unknown, role: SetNameRole): string | undef
   const max = role === 'kernel' ? MAX_KERNEL_NAME_LENGTH : MAX_SET_NAME_LENGTH;
   for (let i = 0; i < n; i++) {
     const c = name.charCodeAt(i);
-    if (c <= CH_SPACE || c >= CH_DEL) {
+    // Blank and control characters (up to 32), DEL (127) and everything past ASCII.
+    if (c <= 32 || c >= 127) {
       const ch = c >= 0xd800 && c <= 0xdbff ? String.fromCodePoint(name.codePointAt(i)!) : name[i]!;
       return `it contains ${quote(ch)} (only printable ASCII without whitespace)`;
     }
-    if (c === CH_HASH) return 'it contains "#"';
-    if (c === CH_DOUBLE_QUOTE || c === CH_QUOTE) return 'it contains a quote';
+    if (c === 35 /* # */) return 'it contains "#"';
+    if (c === 34 /* " */ || c === 39 /* ' */) return 'it contains a quote';
   }
-  if (name.charCodeAt(0) === CH_MINUS) return 'it starts with "-" (ipset would read it as an option)';
+  if (name.charCodeAt(0) === 45 /* - */) return 'it starts with "-" (ipset would read it as an option)';
   // ASCII only from here on: the length in characters is the length in bytes.
   if (n > max) return `it is ${groupDigits(n)} characters long (at most ${max})`;
   return undefined;
-}
-
-/** True when `name` is a valid name of `role` (see {@link setNameProblem}). */
-export function isValidSetName(name: unknown, role: SetNameRole): name is string {
-  return setNameProblem(name, role) === undefined;
 }
 
 /** The one message of a refused name: `Invalid set name "…": <why>; expected <the rule>.` */
