@@ -58,9 +58,36 @@ export interface PlanNote {
   message: string;
 }
 
+/** A run of add (or del) lines of one set that differ only in their member. */
+export interface MemberRun {
+  readonly op: 'add' | 'del';
+  readonly set: string;
+  readonly section: string;
+  readonly onError: readonly ErrorHandler[];
+  /** One line per member, in order. */
+  readonly members: readonly string[];
+}
+
+/** A piece of a plan: one line, or a run of member lines ({@link RestorePlan.pieces}). */
+export type PlanPiece = PlanLine | MemberRun;
+
 /** An ordered list of restore lines with their recovery rules. */
 export interface RestorePlan {
-  lines: PlanLine[];
+  /**
+   * The lines, in order. In a plan that has {@link pieces} they are those pieces
+   * expanded, made on first read (later reads give the same array) and read-only: the
+   * array is frozen and the property has no setter, so a change can never disagree with
+   * the pieces the renderer reads. To change such a plan, make a new one from its lines.
+   */
+  readonly lines: PlanLine[];
+  /**
+   * The plan as pieces: single lines and runs of member lines of one set
+   * ({@link MemberRun}, one line per member, with the run's fields), whose expansion is
+   * {@link lines}, line for line. Planners hold a large plan's member lines this way so
+   * that planning and rendering make no object per member; a plan written by hand
+   * leaves it out and is its `lines`.
+   */
+  readonly pieces?: readonly PlanPiece[];
   notes?: PlanNote[];
   /**
    * Opaque token of the manager state the plan was made from; `manager.commit(report)`
