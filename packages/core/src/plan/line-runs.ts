@@ -8,13 +8,13 @@
  * runs of add or del lines of one set that differ only in their member. The pieces are
  * the plan; `plan.lines` is their expansion ({@link expandPieces}: exactly the
  * {@link PlanLine}s the planner would have made, same fields, order and indices), made
- * on first read and frozen, so it never disagrees with the pieces.
+ * on first read and frozen, so it never disagrees with the pieces; a copy of the plan
+ * with other lines is read through those ({@link PlanPieces.of}).
  *
- * Readers inside core read {@link planPieces} (a plan written by hand has no pieces:
- * its lines are its pieces) and {@link planLineCount}; everything else reads
- * `plan.lines` as before.
+ * Readers inside core read {@link planPieces} and {@link planLineCount}; everything
+ * else reads `plan.lines` as before.
  */
-import type { MemberRun, PlanLine, PlanNote, PlanPiece, RestorePlan } from './plan-types.js';
+import type { MemberRun, PlanLine, PlanNote, PlanPiece, PlanPieces, RestorePlan } from './plan-types.js';
 
 export type { MemberRun, PlanPiece } from './plan-types.js';
 
@@ -45,39 +45,76 @@ export function expandPieces(pieces: readonly PlanPiece[]): PlanLine[] {
 }
 
 /**
+ * {@link PlanPieces} of a planner's plan. The lines are made once; another plan object
+ * carrying these pieces gets them only while its `lines` are these lines (a spread of
+ * the plan), not with other lines (a spread with new lines).
+ */
+class RunPieces implements PlanPieces {
+  readonly lineCount: number;
+  readonly #pieces: readonly PlanPiece[];
+  #plan: RestorePlan | undefined;
+  #lines: PlanLine[] | undefined;
+
+  constructor(pieces: readonly PlanPiece[], lineCount: number) {
+    this.#pieces = pieces;
+    this.lineCount = lineCount;
+  }
+
+  /** Makes these the pieces of `plan` (once, by the planner). */
+  belongTo(plan: RestorePlan): void {
+    this.#plan = plan;
+  }
+
+  get linesMade(): boolean {
+    return this.#lines !== undefined;
+  }
+
+  of(plan: RestorePlan): readonly PlanPiece[] | undefined {
+    // The plan's own `lines` cannot change (no setter, a frozen array); a copy's can.
+    return plan === this.#plan || (this.#lines !== undefined && plan.lines === this.#lines) ? this.#pieces : undefined;
+  }
+
+  lines(): PlanLine[] {
+    return (this.#lines ??= Object.freeze(expandPieces(this.#pieces)) as PlanLine[]);
+  }
+}
+
+/**
  * The plan of `pieces`: for at most {@link SMALL_PLAN_LINES} lines a plain plan of
- * their lines; else a plan with these `pieces` and a `lines` getter that expands them
- * once (an own enumerable property of the object literal: spreads and JSON see the
- * lines). Fields are in the order `lines`, `pieces`, `notes` (when given), `basis`
- * (when given: a reconcile plan has none).
+ * their lines; else a plan with {@link RestorePlan.pieces} and a `lines` getter that
+ * expands them once (an own enumerable property of the object literal: spreads and
+ * JSON see the lines). Fields are in the order `lines`, `pieces`, `notes` (when
+ * given), `basis` (when given: a reconcile plan has none).
  */
 export function planFromPieces(pieces: readonly PlanPiece[], notes: PlanNote[] | undefined, basis: unknown): RestorePlan {
-  if (countLines(pieces) <= SMALL_PLAN_LINES) {
+  const count = countLines(pieces);
+  if (count <= SMALL_PLAN_LINES) {
     const lines = expandPieces(pieces);
     const small: { lines: PlanLine[]; notes?: PlanNote[]; basis?: unknown } = notes === undefined ? { lines } : { lines, notes };
     if (basis !== undefined) small.basis = basis;
     return small;
   }
-  let lines: PlanLine[] | undefined;
-  const plan: { readonly lines: PlanLine[]; readonly pieces: readonly PlanPiece[]; notes?: PlanNote[]; basis?: unknown } = {
+  const runs = new RunPieces(pieces, count);
+  const plan: { readonly lines: PlanLine[]; readonly pieces: PlanPieces; notes?: PlanNote[]; basis?: unknown } = {
     get lines(): PlanLine[] {
-      return (lines ??= Object.freeze(expandPieces(pieces)) as PlanLine[]);
+      return runs.lines();
     },
-    pieces,
+    pieces: runs,
   };
+  runs.belongTo(plan);
   if (notes !== undefined) plan.notes = notes;
   if (basis !== undefined) plan.basis = basis;
   return plan;
 }
 
-/** The pieces of `plan`: its {@link RestorePlan.pieces}, or its lines when it has none. */
-export function planPieces(plan: RestorePlan): readonly PlanPiece[] {
-  return plan.pieces ?? plan.lines;
+/** The pieces of `plan` while they are its lines (see {@link PlanPieces.of}), else `undefined` (read `plan.lines`). */
+export function planPieces(plan: RestorePlan): readonly PlanPiece[] | undefined {
+  return plan.pieces?.of(plan);
 }
 
 /** The number of lines of `plan`, without making its line objects. */
 export function planLineCount(plan: RestorePlan): number {
-  return plan.pieces === undefined ? plan.lines.length : countLines(plan.pieces);
+  return planPieces(plan) === undefined ? plan.lines.length : plan.pieces!.lineCount;
 }
 
 function countLines(pieces: readonly PlanPiece[]): number {

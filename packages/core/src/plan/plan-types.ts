@@ -71,6 +71,26 @@ export interface MemberRun {
 /** A piece of a plan: one line, or a run of member lines ({@link RestorePlan.pieces}). */
 export type PlanPiece = PlanLine | MemberRun;
 
+/**
+ * The pieces of a plan: single lines and runs of member lines of one set
+ * ({@link MemberRun}, one line per member, with the run's fields), whose expansion is
+ * the plan's `lines`, line for line.
+ */
+export interface PlanPieces {
+  /** The number of lines, without making them. */
+  readonly lineCount: number;
+  /** True once the line objects were made ({@link lines}, or a read of the plan's `lines`). */
+  readonly linesMade: boolean;
+  /**
+   * The pieces, for the plan they were made for and a copy of it whose `lines` are
+   * theirs; `undefined` for any other plan (a copy with other lines,
+   * `{ ...plan, lines }`), which is read through its lines.
+   */
+  of(plan: RestorePlan): readonly PlanPiece[] | undefined;
+  /** The lines, made on the first call and frozen (what the plan's `lines` gives). */
+  lines(): PlanLine[];
+}
+
 /** An ordered list of restore lines with their recovery rules. */
 export interface RestorePlan {
   /**
@@ -81,13 +101,11 @@ export interface RestorePlan {
    */
   readonly lines: PlanLine[];
   /**
-   * The plan as pieces: single lines and runs of member lines of one set
-   * ({@link MemberRun}, one line per member, with the run's fields), whose expansion is
-   * {@link lines}, line for line. Planners hold a large plan's member lines this way so
-   * that planning and rendering make no object per member; a plan written by hand
-   * leaves it out and is its `lines`.
+   * The plan as pieces: planners hold a large plan's member lines as runs so that
+   * planning and rendering make no object per member. A plan written by hand leaves it
+   * out and is its `lines`.
    */
-  readonly pieces?: readonly PlanPiece[];
+  readonly pieces?: PlanPieces;
   notes?: PlanNote[];
   /**
    * Opaque token of the manager state the plan was made from; `manager.commit(report)`

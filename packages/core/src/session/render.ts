@@ -21,7 +21,7 @@ import { copyCanonicalHost, isCanonicalHost, isCanonicalMember, isValidKernelSet
 import { AsciiChunks, asciiBytes, writeAscii } from './ascii-text.js';
 import type { MemberKind } from '../model/members.js';
 import { CREATE_SPECS, familyOfSpec, isCreateSpec, kernelTypeOfSpec } from '../model/set-types.js';
-import { isMemberRun, planLineCount } from '../plan/line-runs.js';
+import { isMemberRun, planLineCount, planPieces } from '../plan/line-runs.js';
 import type { PlanPiece } from '../plan/line-runs.js';
 import type { KernelSetType, PlanLine, RestorePlan } from '../types.js';
 
@@ -341,7 +341,10 @@ export function renderRestore(plan: RestorePlan, indices?: readonly number[]): s
   // hash:net set is checked and copied in one pass over its string
   // (copyCanonicalHost); every other line, and every line whose fields are not
   // strings, goes through the same checks as renderLine, so text and errors match.
-  if (indices === undefined && plan.pieces !== undefined) return renderPieces(plan.pieces, planLineCount(plan));
+  if (indices === undefined) {
+    const pieces = planPieces(plan);
+    if (pieces !== undefined) return renderPieces(pieces, planLineCount(plan));
+  }
   const lines = plan.lines;
   const count = indices === undefined ? lines.length : indices.length;
   if (count <= SMALL_TEXT_LINES) return renderFew(lines, indices, count);
