@@ -550,16 +550,15 @@ export function planReconcile(
       // read: a host member is a number, and only members that get a line become
       // strings (a million unchanged members make no garbage).
       const spans = unreadMemberSpans(saved);
-      const values = spans?.values;
-      const offset = spans?.offset ?? 0;
+      const values = spans?.hostValues();
       const list = spans === undefined ? saved.members : undefined;
-      const count = spans?.count ?? list!.length;
+      const count = spans?.length ?? list!.length;
       for (let i = 0; i < count; i++) {
         let m: string | undefined;
         // The parser read a host's value on the way; any other member is read here.
-        let v = values === undefined ? -1 : values[offset + i]!;
+        let v = values === undefined ? -1 : values[i]!;
         if (v < 0 || hosts === undefined) {
-          m = list === undefined ? spans!.member(i) : list[i]!;
+          m = list === undefined ? spans!.at(i) : list[i]!;
           v = hosts === undefined ? -1 : hostValue(m);
         }
         const nomatch = v >= NOMATCH_FLAG;
@@ -579,7 +578,7 @@ export function planReconcile(
         }
         // Only a member hostValue read (a canonical host by construction) or one
         // isCanonicalMember accepts is written into a line.
-        m ??= spans!.member(i);
+        m ??= spans!.at(i);
         if (address >= 0 || isCanonicalMember(type, m, familyOfSpec(w.set.spec))) {
           // Not desired, or its nomatch flag switches: delete (and add back below).
           line({ op: 'del', set: name, member: m, section, onError: RECONCILE_HANDLERS.delFromSet });
