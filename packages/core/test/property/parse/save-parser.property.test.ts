@@ -220,11 +220,14 @@ describe('save parser properties: long runs of adds', () => {
         const text = `create a hash:net family inet\n${members.map((m) => `add a ${m}`).join('\n')}\n`;
         const set = parseSave(text).sets[0]!;
         const spans = unreadMemberSpans(set)!;
-        expect(spans.count).toBe(members.length);
-        const read = members.map((m, i) => [m, spans.member(i), Math.max(-1, spans.values[spans.offset + i]!)]);
+        expect(spans.length).toBe(members.length);
+        const values = spans.hostValues();
+        expect(values).toHaveLength(members.length);
+        const read = members.map((m, i) => [m, spans.at(i), spans.hostValue(i), Math.max(-1, values[i]!)]);
         const expected = members.map((m) => {
           const address = hostAddress(m);
-          return [m, m, address < 0 ? -1 : m.endsWith(' nomatch') ? address + NOMATCH_FLAG : address];
+          const value = address < 0 ? -1 : m.endsWith(' nomatch') ? address + NOMATCH_FLAG : address;
+          return [m, m, value, value];
         });
         expect(read).toEqual(expected);
       }),
