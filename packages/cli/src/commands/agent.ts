@@ -38,6 +38,7 @@ import { wrapPort } from '../port-wrap.js';
 import { DesiredSource } from '../agent/desired-source.js';
 import type { DesiredProblemKind } from '../agent/desired-source.js';
 import { allowed, guardDestroyBudget } from '../destroy-budget.js';
+import { prefetchReads } from '../kernel/prefetch.js';
 import { checkKernelAfterEarlyEnd, endedEarlyBy, formatKernelCheck } from '../kernel/after-abort.js';
 import { labelsOf } from '../output/labels.js';
 import { AgentProbes } from '../agent/health.js';
@@ -215,9 +216,12 @@ export async function agentCommand(file: string, options: AgentCommandOptions, i
         reconcile: async (desired, port, driverOptions) => {
           const kernel = await openKernel(options, io.cwd);
           currentPort = kernel.port;
+          // One save and one list -t per tick, started together: the destroy budget and the
+          // reconcile share the headers (inside the lock, nothing changes them in between).
+          const reads = prefetchReads(port, driverOptions.signal === undefined ? undefined : { signal: driverOptions.signal });
           // A truncated or badly templated FILE must not wipe the node: refused, and the kernel keeps what it has.
-          await guardDestroyBudget(desired, port, { source: path, ...allowed(options) });
-          const report = await reconcileIPSets(desired, port, driverOptions);
+          await guardDestroyBudget(desired, reads, { source: path, ...allowed(options) });
+          const report = await reconcileIPSets(desired, reads, driverOptions);
           // An apply cut short (the stop's grace, --timeout) saw none of the killed restore's
           // lines: the kernel, read again, says which sets reached their desired state.
           const endedBy = endedEarlyBy(report);
