@@ -24,7 +24,7 @@ export {
 export type { KernelLock, KernelLockHolder, KernelLockOptions } from './kernel-lock.js';
 
 // --- the agent and its metrics ---
-export { createIpsetAgent } from './agent.js';
+export { createIpsetAgent } from './agent/create-agent.js';
 export { DEFAULT_MAX_CONSECUTIVE_FAILURES, DEFAULT_STUCK_AFTER_MS } from './agent/api.js';
 export type {
   AgentCallOptions,

@@ -2,7 +2,7 @@ import { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
 import { IpsetsError, isIpsetsError } from '@ipsets/core';
 import type { ApplyReport, DesiredState, IpsetPort, ResetReport } from '@ipsets/core';
-import { createIpsetAgent } from '../../src/agent.js';
+import { createIpsetAgent } from '../../src/agent/create-agent.js';
 import type { AgentClock, AgentDrivers, AgentLogger, AgentManager } from '../../src/agent/api.js';
 
 function report(converged: boolean, extra: Partial<ApplyReport> = {}): ApplyReport {
