@@ -32,6 +32,7 @@ export type {
   AgentDriverOptions,
   AgentDrivers,
   AgentHealth,
+  AgentTick,
   AgentLockOptions,
   AgentLogger,
   AgentManager,
