@@ -7,18 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { ApplyReport, DesiredState, IpsetPort } from '@ipsets/core';
 import { createIpsetAgent } from '../../../src/agent/create-agent.js';
 import type { AgentClock, AgentManager, AgentTick } from '../../../src/agent/api.js';
-
-const report = (converged: boolean): ApplyReport => ({
-  converged,
-  plan: { lines: [] },
-  attempts: [{ attempt: 1, lineIndices: [0], exitCode: converged ? 0 : 1, action: 'done' }],
-  linesTotal: 1,
-  linesApplied: converged ? 1 : 0,
-  skipped: [],
-  failedSets: converged ? [] : ['azure-npm-1'],
-  inUseSets: [],
-  notes: [],
-});
+import { report } from '../../helpers/agent-report.js';
 
 const manager: AgentManager = { desiredState: (): DesiredState => ({ owner: 'azure-npm-', sets: [] }) };
 const ok = async () => ({ exitCode: 0, stdout: '', stderr: '' });
