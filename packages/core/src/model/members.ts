@@ -12,12 +12,14 @@
  */
 import { IpsetsError, quote } from '../errors.js';
 import { formatIPv6, isZeroIPv6, maskIPv6, scanIPv6 } from './members-inet6.js';
+import { isValidKernelSetName, validateSetName } from './set-names.js';
 import type { AddressFamily, SetType } from '../types.js';
 
 /** Kernel set types that hold addresses (list:set members are set names). */
 export type MemberKind = 'hash:net' | 'hash:ip,port';
 
-const NOMATCH = ' nomatch';
+/** The flag of a hash:net member as it is written and saved: one space, then `nomatch`. */
+export const NOMATCH = ' nomatch';
 const NOMATCH_LEN = NOMATCH.length;
 
 const CH_0 = 48;
@@ -420,7 +422,7 @@ export function canonicalMember(kind: MemberKind, member: string, family: Addres
  */
 export function isCanonicalMember(type: MemberKind | 'list:set', member: string, family: AddressFamily = 'inet'): boolean {
   if (typeof member !== 'string') return false;
-  if (type === 'list:set') return setNameProblem(member) === undefined;
+  if (type === 'list:set') return isValidKernelSetName(member);
   if (family === 'inet' && type === 'hash:net' && isCanonicalHost(member)) return true;
   if (type !== 'hash:net' && type !== 'hash:ip,port') return false;
   // Cheap refusal before the scanners: no canonical member is longer than
@@ -612,47 +614,4 @@ export function stripNomatch(member: string): string {
  */
 export function entryKey(member: string): string {
   return stripNomatch(member);
-}
-
-/** Why `name` is not a valid kernel set name, or `undefined` when it is. */
-function setNameProblem(name: unknown): string | undefined {
-  if (typeof name !== 'string') return 'it is not a string';
-  const n = name.length;
-  if (n === 0) return 'it is empty';
-  if (n > 31) return `it is ${n} characters long (at most 31)`;
-  if (name.charCodeAt(0) === 45) return 'it starts with "-" (ipset would read it as an option)';
-  for (let i = 0; i < n; i++) {
-    const c = name.charCodeAt(i);
-    // Printable ASCII without space; `#` starts a comment and `"` toggles quoting in restore files.
-    if (c <= 32 || c >= 127) return `it contains ${quote(name[i])} (only printable ASCII without whitespace)`;
-    if (c === 35) return 'it contains "#"';
-    if (c === 34) return 'it contains a double quote';
-  }
-  return undefined;
-}
-
-/**
- * True when `name` can be a kernel set name (and a list:set member) in a restore
- * file: 1–31 printable ASCII characters, no whitespace, `#` or `"`, not starting with `-`.
- */
-export function isValidKernelSetName(name: string): boolean {
-  return setNameProblem(name) === undefined;
-}
-
-/**
- * Validates a kernel set name or list member name (see {@link isValidKernelSetName})
- * and returns it.
- *
- * @throws IpsetsError `INVALID_SET_NAME` quoting the name and saying why.
- */
-export function validateSetName(name: string): string {
-  const problem = setNameProblem(name);
-  if (problem !== undefined) {
-    throw new IpsetsError(
-      'INVALID_SET_NAME',
-      `Invalid set name ${quote(name)}: ${problem}; expected 1-31 printable ASCII characters without whitespace, "#" or quotes, not starting with "-".`,
-      { details: { name, reason: problem } },
-    );
-  }
-  return name;
 }

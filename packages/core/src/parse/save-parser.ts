@@ -8,7 +8,7 @@
  * time `ipset save` took to print it.
  */
 import { quote } from '../errors.js';
-import { NOMATCH_FLAG, formatHostAddress, hostAddressIn } from '../model/members.js';
+import { NOMATCH, NOMATCH_FLAG, formatHostAddress, hostAddressIn } from '../model/members.js';
 import type { ParseProblem, SavedSet, SaveSnapshot, SetHeader } from '../types.js';
 
 /**
@@ -27,7 +27,6 @@ const TAB = 9;
 const HASH = 35;
 const DOT = 46;
 const ZERO = 48;
-const NOMATCH = ' nomatch';
 
 function isBlank(c: number): boolean {
   return c === SPACE || c === TAB || c === CR;

@@ -49,7 +49,8 @@ import { RECONCILE_HANDLERS, addOrUpdateSection, deleteSection } from './handler
 import type { GrowthPolicy } from './rebuild.js';
 import type { SetCapacity } from '../model/capacity.js';
 import { IpsetsError, quote } from '../errors.js';
-import { NOMATCH_FLAG, canonicalMember, entryKey, hostValue, isCanonicalMember, validateSetName } from '../model/members.js';
+import { NOMATCH_FLAG, canonicalMember, entryKey, hostValue, isCanonicalMember } from '../model/members.js';
+import { validateSetName } from '../model/set-names.js';
 import { unreadMemberSpans } from '../parse/save-parser.js';
 import { planFromPieces } from './line-runs.js';
 import type { PlanPiece } from './line-runs.js';

@@ -24,7 +24,7 @@
  * it holds are orphans of a crashed rebuild, removed by the planner (or reported when
  * something references them).
  */
-import { DEFAULT_HASHSIZE, effectiveCapacity } from '../model/capacity.js';
+import { DEFAULT_HASHSIZE, DEFAULT_MAXELEM, effectiveCapacity } from '../model/capacity.js';
 import type { SetCapacity } from '../model/capacity.js';
 import { quote } from '../errors.js';
 import { familyOfSpec, kernelTypeOfSpec } from '../model/set-types.js';
@@ -35,7 +35,6 @@ import type { CreateSpec, PlanNote, SavedSet } from '../types.js';
 /** What a planner does with one owned set. */
 export type SetFate = 'keep' | 'patch' | 'rebuild' | 'recreate' | 'destroy' | 'in-use' | 'conflict';
 
-const DEFAULT_MAXELEM = 65536;
 const DEFAULT_LIST_SIZE = '8';
 
 const VALUED_OPTIONS: ReadonlySet<string> = new Set(['family', 'hashsize', 'maxelem', 'netmask', 'timeout', 'bucketsize', 'initval', 'size', 'markmask']);

@@ -14,7 +14,7 @@
  */
 import { IPSetManager, IpsetsError, applyIPSets, isIpsetsError, quote, reconcileIPSets, resetIPSets } from '@ipsets/core';
 import type { ApplyReport, IpsetPort, ResetReport } from '@ipsets/core';
-import { DEFAULT_MAX_CONSECUTIVE_FAILURES, DEFAULT_STUCK_AFTER_MS } from './api.js';
+import { DEFAULT_MAX_CONSECUTIVE_FAILURES, DEFAULT_STUCK_AFTER_MS } from '../defaults.js';
 import type { AgentCallOptions, AgentClock, AgentTick, AgentDriverOptions, AgentDrivers, AgentLogger, AgentManager, AgentStopOptions, AgentStopResult, IpsetAgent, IpsetAgentOptions } from './api.js';
 import { describeFailure, FailurePolicy } from './failure-policy.js';
 import { healthOf } from './health.js';
