@@ -5,7 +5,39 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ApplyScheduler } from '@ipsets/cli';
+import type { IpsetAgent } from '@ipsets/exec-linux';
+
+/**
+ * What the library agents of the run were asked to do (starts, triggers) and which
+ * ticks they ran; `dropTrigger` makes their `trigger()` ignore one reason.
+ */
+const seen = vi.hoisted(() => ({ starts: 0, triggers: [] as string[], ticks: [] as string[], dropTrigger: undefined as string | undefined }));
+
+vi.mock('@ipsets/exec-linux', async (importOriginal) => {
+  const original = await importOriginal<typeof import('@ipsets/exec-linux')>();
+  return {
+    ...original,
+    createIpsetAgent: (options: Parameters<typeof original.createIpsetAgent>[0]): IpsetAgent => {
+      const agent = original.createIpsetAgent({
+        ...options,
+        onTick: (tick) => {
+          seen.ticks.push(tick.why);
+          options.onTick?.(tick);
+        },
+      });
+      return Object.assign(Object.create(agent) as IpsetAgent, {
+        start: () => {
+          seen.starts++;
+          agent.start();
+        },
+        trigger: (why?: string) => {
+          seen.triggers.push(why ?? 'trigger');
+          if (why !== seen.dropTrigger) agent.trigger(why);
+        },
+      });
+    },
+  };
+});
 import { mulberry32 } from '../src/prng.js';
 import { ClusterState } from '../src/fleet/cluster-state.js';
 import { DEFAULT_COST_MODEL, DELIVERY_MODES, MAX_DECOMPRESSED_PART_BYTES } from '../src/fleet/cost-model.js';
@@ -29,28 +61,23 @@ function figures(r: FleetReport): unknown {
 
 afterEach(() => {
   vi.restoreAllMocks();
+  Object.assign(seen, { starts: 0, triggers: [], ticks: [], dropTrigger: undefined });
 });
 
 describe('the fleet simulation runs the real agent scheduling code', () => {
-  it('every node runs the CLI’s own ApplyScheduler: one start per agent process, and its triggers are the ones the report counts', async () => {
-    const start = vi.spyOn(ApplyScheduler.prototype, 'start');
-    const trigger = vi.spyOn(ApplyScheduler.prototype, 'trigger');
+  it('every node runs the library agent’s own loop: one start per agent process, and its triggers and ticks are the ones the report counts', async () => {
     const report = await simulateFleet(small);
-    expect(start).toHaveBeenCalledTimes(small.nodes);
-    const why = trigger.mock.calls.map((c) => c[0]);
-    expect(why.filter((w) => w === 'start')).toHaveLength(small.nodes);
+    expect(seen.starts).toBe(small.nodes);
+    expect(seen.triggers.filter((w) => w === 'start')).toHaveLength(small.nodes);
     // Every node saw the one change on its volume and asked for an apply for it.
-    expect(why.filter((w) => w === 'file changed').length).toBeGreaterThanOrEqual(small.nodes);
-    expect(why.filter((w) => w === 'interval').length).toBeGreaterThan(small.nodes);
+    expect(seen.triggers.filter((w) => w === 'file changed').length).toBeGreaterThanOrEqual(small.nodes);
+    expect(seen.ticks.filter((w) => w === 'interval').length).toBeGreaterThan(small.nodes);
     expect(report.notConverged).toBe(0);
   });
 
   it('changes when the real scheduler changes (no copy of it): dropping its file-change triggers leaves each node to its next interval tick', async () => {
     const normal = await simulateFleet(small);
-    const original = ApplyScheduler.prototype.trigger;
-    vi.spyOn(ApplyScheduler.prototype, 'trigger').mockImplementation(function (this: ApplyScheduler, why: string) {
-      if (why !== 'file changed') original.call(this, why);
-    });
+    seen.dropTrigger = 'file changed';
     const ticksOnly = await simulateFleet(small);
     expect(ticksOnly.notConverged).toBe(0);
     // A swap now waits for the node's next tick: up to one interval more for every node.

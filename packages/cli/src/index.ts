@@ -74,8 +74,6 @@ export { closeServer, serveAgentHttp } from './agent/http-server.js';
 export type { HealthProbes } from './agent/http-server.js';
 export { DesiredSource } from './agent/desired-source.js';
 export type { DesiredFolderOptions, DesiredSourceOptions } from './agent/desired-source.js';
-export { ApplyScheduler } from './agent/scheduler.js';
-export type { ApplySchedulerOptions, SchedulerClock } from './agent/scheduler.js';
 export { lockPathFor, withWriterLock } from './kernel-lock.js';
 export type { WriterLockOptions } from './kernel-lock.js';
 export { listenForStop, stoppablePort, STOP_SIGNALS } from './signals.js';

@@ -30,13 +30,14 @@ export {
 export type { KernelLock, KernelLockHolder, KernelLockOptions } from './kernel-lock.js';
 
 // --- the agent and its metrics ---
-export { createIpsetAgent } from './agent.js';
+export { createIpsetAgent } from './agent/create-agent.js';
 export type {
   AgentCallOptions,
   AgentClock,
   AgentDriverOptions,
   AgentDrivers,
   AgentHealth,
+  AgentTick,
   AgentLockOptions,
   AgentLogger,
   AgentManager,

@@ -1,10 +1,10 @@
 /**
  * One simulated node: the agent as `ipsets agent DIR` runs it, on virtual time.
  *
- * Real code: the CLI's {@link ApplyScheduler} (start, file-change and interval
- * triggers, applies never overlapping, triggers during an apply collapsing into one
- * more) and the library agent {@link createIpsetAgent} (its serial operation queue,
- * failure policy, health and metrics), both on the {@link VirtualClock}; the reconcile
+ * Real code: the library agent {@link createIpsetAgent} as `ipsets agent` runs it (its
+ * loop: start, file-change and interval triggers, ticks never overlapping, triggers
+ * during a tick collapsing into one more; its serial operation queue, failure policy,
+ * health and metrics), on the {@link VirtualClock}; the reconcile
  * is core's `reconcileIPSets` against the fake kernel (through the {@link PlanCache},
  * or on the node's own fake kernel with `exact`).
  *
@@ -19,7 +19,6 @@
  */
 import type { ApplyReport, CommandResult, DesiredState, IpsetPort } from '@ipsets/core';
 import { reconcileIPSets } from '@ipsets/core';
-import { ApplyScheduler } from '@ipsets/cli';
 import { createIpsetAgent } from '@ipsets/exec-linux';
 import type { IpsetAgent } from '@ipsets/exec-linux';
 import { FakeKernel, createFakePort } from '@ipsets/fake-kernel';
@@ -76,9 +75,7 @@ export class FleetNode {
   /** The version the node's kernel holds (-1: no owned sets). */
   kernel: number;
   readonly counters: NodeCounters = { cpuUs: 0, reconciles: 0, restores: 0, restoreLines: 0, checks: 0, partsParsed: 0, peakBytes: 0, failedApplies: 0 };
-  /** The scheduler of the agent process running now (undefined while stopped). */
-  scheduler: ApplyScheduler | undefined;
-  /** The library agent of the process running now. */
+  /** The library agent of the process running now (undefined while stopped). */
   agent: IpsetAgent | undefined;
 
   private seen: StateVersion | undefined;
@@ -128,45 +125,33 @@ export class FleetNode {
       manager: { desiredState: (): DesiredState => this.desired!.desired },
       port: UNUSED_PORT,
       clock,
-      drivers: { reconcile: (desired) => this.reconcile(desired) },
-    });
-    const scheduler = new ApplyScheduler({
-      intervalMs: this.ctx.intervalMs,
-      clock,
-      run: async () => {
-        try {
-          const report = await agent.reconcile();
-          if (report.converged) {
-            this.ready?.();
-            this.ready = undefined;
-          } else {
-            this.counters.failedApplies++;
-          }
-        } catch {
+      reconcileIntervalMs: this.ctx.intervalMs,
+      beforeTick: (why) => (why === 'interval' ? this.check() : undefined),
+      onTick: ({ report }) => {
+        if (report?.converged === true) {
+          this.ready?.();
+          this.ready = undefined;
+        } else {
           this.counters.failedApplies++;
         }
       },
-      onTick: () => this.check(),
+      drivers: { reconcile: (desired) => this.reconcile(desired) },
     });
     this.agent = agent;
-    this.scheduler = scheduler;
     this.running = true;
     // DesiredSource.start: the watch, then one check (what changed since the open).
     await this.check();
-    scheduler.trigger('start');
-    scheduler.start();
+    agent.start();
+    agent.trigger('start');
     return { ready };
   }
 
-  /** SIGTERM: the watch closes, the scheduler halts, the apply in flight finishes within the grace period. */
+  /** SIGTERM: the watch closes, the loop stops, the apply in flight finishes within the grace period. */
   async stop(): Promise<void> {
     if (!this.running) return;
     this.running = false;
     this.ctx.clock.clearTimeout(this.debounce);
-    const halted = this.scheduler!.halt();
     await this.agent!.stop({ graceMs: this.ctx.graceMs });
-    await halted;
-    this.scheduler = undefined;
     this.agent = undefined;
   }
 
@@ -205,7 +190,7 @@ export class FleetNode {
     if (seen !== undefined && mode.objectsOf(seen).every((o, i) => o.changedIn === mode.objectsOf(now)[i]!.changedIn)) return;
     this.seen = now;
     this.desired = now;
-    this.scheduler?.trigger('file changed');
+    this.agent?.trigger('file changed');
   }
 
   private async chargeCheck(cost: { cpuUs: number; transientBytes: number; parsed: number }): Promise<void> {

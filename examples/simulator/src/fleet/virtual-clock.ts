@@ -1,6 +1,6 @@
 /**
  * Virtual time for the fleet: one timer queue for every simulated node, in
- * milliseconds. The real agent code (the CLI's `ApplyScheduler`, the library agent)
+ * milliseconds. The real agent code (the library agent and its loop)
  * runs on it through the clock seams they take (`setTimeout`/`clearTimeout`/`now`).
  *
  * Timers fire in time order, ties in the order they were set. After each timer the

@@ -39,12 +39,12 @@ import { wrapPort } from '../port-wrap.js';
 import { DesiredSource } from '../agent/desired-source.js';
 import type { DesiredProblemKind } from '../agent/desired-source.js';
 import { allowed, guardDestroyBudget } from '../destroy-budget.js';
+import { prefetchReads } from '../kernel/prefetch.js';
 import { checkKernelAfterEarlyEnd, endedEarlyBy, formatKernelCheck } from '../kernel/after-abort.js';
 import { labelsOf } from '../output/labels.js';
 import { AgentProbes } from '../agent/health.js';
 import { closeServer, serveAgentHttp } from '../agent/http-server.js';
 import { addProcessMetrics, createFileAgentMetrics } from '../agent/metrics.js';
-import { ApplyScheduler } from '../agent/scheduler.js';
 
 export { addProcessMetrics, createFileAgentMetrics } from '../agent/metrics.js';
 export type { BuildInfo, FileAgentMetrics } from '../agent/metrics.js';
@@ -151,7 +151,7 @@ export async function agentCommand(file: string, options: AgentCommandOptions, i
     const registry = new Registry();
     const metrics = createFileAgentMetrics(registry);
     addProcessMetrics(registry, { version: cliVersion(), ipsetVersion: await ipsetVersionLabel(options) });
-    let scheduler: ApplyScheduler | undefined;
+    let trigger: ((why: string) => void) | undefined;
     let probes: AgentProbes | undefined;
     const ownerOption = options.owner === undefined ? {} : { owner: options.owner, ownerSource: '--owner' };
     // A folder is a desired state made of parts (a projected volume of several ConfigMaps).
@@ -159,7 +159,7 @@ export async function agentCommand(file: string, options: AgentCommandOptions, i
     const sourceOptions = {
       path,
       debounceMs: options.debounceMs,
-      onChange: () => scheduler?.trigger('file changed'),
+      onChange: () => trigger?.('file changed'),
       onProblem: (kind: DesiredProblemKind, message: string, error: unknown) => {
         metrics.fileError();
         metrics.fileValid(false);
@@ -200,10 +200,22 @@ export async function agentCommand(file: string, options: AgentCommandOptions, i
     });
     const restoreMs = options.timeoutMs ?? DEFAULT_RESTORE_TIMEOUT_MS;
     const readMs = options.readTimeoutMs ?? DEFAULT_READ_TIMEOUT_MS;
+    let onFatal: (() => void) | undefined;
+    const fatalReached = new Promise<'fatal'>((ok) => (onFatal = () => ok('fatal')));
+    // When the tick running now started its apply (the tick's file re-check excluded).
+    let tickStarted = 0;
     const agent = createIpsetAgent({
       manager: holder,
       port: kernelPort,
       registry,
+      // The library's loop: at start, on a change of the file (trigger) and every interval
+      // tick, which first re-reads the file. Ticks never overlap.
+      reconcileIntervalMs: options.intervalMs,
+      beforeTick: async (why) => {
+        if (why === 'interval') await source.check();
+        tickStarted = io.now();
+      },
+      onTick: (tick) => void settle(tick.why, tickStarted, tick.report, tick.error),
       maxConsecutiveFailures: options.maxFailures ?? DEFAULT_MAX_FAILURES,
       // The whole read–plan–restore cycle of every apply holds the kernel lock.
       lock: { path: lockFile, flockPathName: CLI_OPTION_NAMES.flockPath, ...(options.waitMs === undefined ? {} : { waitMs: options.waitMs }) },
@@ -216,9 +228,12 @@ export async function agentCommand(file: string, options: AgentCommandOptions, i
         reconcile: async (desired, port, driverOptions) => {
           const kernel = await openKernel(options, io.cwd);
           currentPort = kernel.port;
+          // One save and one list -t per tick, started together: the destroy budget and the
+          // reconcile share the headers (inside the lock, nothing changes them in between).
+          const reads = prefetchReads(port, driverOptions.signal === undefined ? undefined : { signal: driverOptions.signal });
           // A truncated or badly templated FILE must not wipe the node: refused, and the kernel keeps what it has.
-          await guardDestroyBudget(desired, port, { source: path, ...allowed(options) });
-          const report = await reconcileIPSets(desired, port, driverOptions);
+          await guardDestroyBudget(desired, reads, { source: path, ...allowed(options) });
+          const report = await reconcileIPSets(desired, reads, driverOptions);
           // An apply cut short (the stop's grace, --timeout) saw none of the killed restore's
           // lines: the kernel, read again, says which sets reached their desired state.
           const endedBy = endedEarlyBy(report);
@@ -244,18 +259,15 @@ export async function agentCommand(file: string, options: AgentCommandOptions, i
       // The library's own lines repeat the apply line below; its warnings and errors stay.
       logger: log.child({ component: 'agent' }, { level: libraryLevel(options.logLevel ?? 'info') }),
     });
-    probes = new AgentProbes({ health: () => agent.health(), intervalMs: options.intervalMs });
+    probes = new AgentProbes({ health: () => agent.health() });
     if (source.fileProblem !== undefined) probes.setFileProblem(source.fileProblem);
-
-    let onFatal: (() => void) | undefined;
-    const fatalReached = new Promise<'fatal'>((ok) => (onFatal = () => ok('fatal')));
     // Why the last apply's desired state was refused (an empty file that would destroy
     // owned sets): shown like an invalid file until an apply is accepted again.
     let refusal: string | undefined;
-    const applyOnce = async (why: string): Promise<number> => {
-      const started = io.now();
+    /** Logs one apply (a loop tick's or `--once`'s) and counts it in the metrics; returns its exit code. */
+    function settle(why: string, started: number, report: ApplyReport | undefined, error?: unknown): number {
       try {
-        const report = await agent.reconcile();
+        if (report === undefined) throw error;
         const durationMs = Math.round(io.now() - started);
         if (refusal !== undefined) {
           refusal = undefined;
@@ -311,6 +323,14 @@ export async function agentCommand(file: string, options: AgentCommandOptions, i
         log.error({ trigger: why, err: error, durationMs: Math.round(io.now() - started), consecutiveFailures: agent.consecutiveFailures }, 'apply failed');
         return lockHeld ? EXIT.lockHeld : EXIT.failed;
       }
+    }
+    const applyOnce = async (why: string): Promise<number> => {
+      const started = io.now();
+      try {
+        return settle(why, started, await agent.reconcile());
+      } catch (error) {
+        return settle(why, started, undefined, error);
+      }
     };
 
     const stopAgent = async (why: string): Promise<void> => {
@@ -339,17 +359,6 @@ export async function agentCommand(file: string, options: AgentCommandOptions, i
       return code;
     }
 
-    scheduler = new ApplyScheduler({
-      intervalMs: options.intervalMs,
-      run: async (why) => {
-        await applyOnce(why);
-      },
-      onTick: async () => {
-        probes?.beat();
-        await source.check();
-      },
-    });
-
     let server: Server | undefined;
     if (address !== undefined) {
       server = await serveAgentHttp(address, registry, probes);
@@ -360,15 +369,14 @@ export async function agentCommand(file: string, options: AgentCommandOptions, i
     await source.start();
     const parts = source.partFiles;
     log.info({ file: path, ...(parts === undefined ? {} : { parts: parts.length }), lockFile, intervalMs: options.intervalMs, debounceMs: options.debounceMs }, 'agent started');
-    scheduler.trigger('start');
-    scheduler.start();
+    agent.start();
+    trigger = (why) => agent.trigger(why);
+    agent.trigger('start');
 
     const why = await Promise.race([options.stopSignal ?? stopper!.stopped, fatalReached]);
     stopping = true;
     source.close();
-    const halted = scheduler.halt();
     await stopAgent(String(why));
-    await halted;
     if (server !== undefined) await closeServer(server);
     if (why === 'fatal') {
       log.error({ exitCode: EXIT.tooManyFailures, consecutiveFailures: agent.consecutiveFailures }, 'stopped');

@@ -11,7 +11,6 @@ describe('@ipsets/cli public exports', () => {
     expect(Object.keys(entry0).sort()).toMatchInlineSnapshot(`
       [
         "AgentProbes",
-        "ApplyScheduler",
         "DEFAULT_FILE_OWNER",
         "DEFAULT_GRACE_MS",
         "DEFAULT_MAX_FAILURES",

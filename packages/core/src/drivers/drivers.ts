@@ -24,9 +24,10 @@ export type DriverOptions = RunRestoreSessionOptions;
 export interface ApplyOptions extends DriverOptions {
   /**
    * Count the result toward the manager's consecutive-failure limit (default true, as
-   * the reference's `ApplyIPSets` does). A caller with a failure policy of its own —
-   * the agent of `@ipsets/exec-linux`, which also counts reconciles — passes false, so
-   * that one policy decides.
+   * the reference's `ApplyIPSets` does): the failure policy of a program that calls
+   * `applyIPSets` itself. A caller with a failure policy of its own — the agent of
+   * `@ipsets/exec-linux`, which also counts reconciles — passes false, so that one
+   * policy decides and the manager's count stays the caller's alone.
    */
   countFailures?: boolean;
 }

@@ -107,8 +107,26 @@ export interface IpsetAgentOptions<M extends AgentManager = IPSetManager> {
   clock?: AgentClock;
   /** Called once when the failure limit is reached. */
   onFatal?: (error: IpsetsError) => void;
+  /**
+   * Runs at the start of every loop tick, before its operations (`why` is the tick's
+   * trigger: `interval`, or what was given to `trigger()`), e.g. to re-read the source
+   * of the desired state. A rejection is logged and the tick goes on.
+   */
+  beforeTick?: (why: string) => void | Promise<void>;
+  /** Called after every loop tick with its trigger and the last operation's report or error. */
+  onTick?: (tick: AgentTick) => void;
   /** Replace the drivers (tests, instrumentation). */
   drivers?: Partial<AgentDrivers<M>>;
+}
+
+/** One finished loop tick (see `onTick`). */
+export interface AgentTick {
+  /** What started it: `interval`, or the reason given to `trigger()`. */
+  readonly why: string;
+  /** The report of its last operation (the reconcile, or the apply when the reconcile did not run). */
+  readonly report?: ApplyReport;
+  /** Set when its operation threw (then there is no report). */
+  readonly error?: unknown;
 }
 
 /** Per-call options of the agent's operations. */
@@ -217,6 +235,13 @@ export interface IpsetAgent {
   reset(options?: AgentCallOptions): Promise<ResetReport>;
   /** Starts the reconcile loop (needs `reconcileIntervalMs`). */
   start(): void;
+  /**
+   * Runs a loop tick now (`why` goes to `beforeTick` and `onTick`; default `trigger`),
+   * e.g. when the desired state changed. Ticks never overlap: triggers while one runs
+   * collapse into exactly one more after it. The next interval tick is counted from
+   * the end of the last tick. Ignored while the loop is not started.
+   */
+  trigger(why?: string): void;
   /**
    * Stops the loop, lets the operation in flight finish (aborting it after
    * `graceMs`), rejects queued ones with `ABORTED`, and says what happened. A second

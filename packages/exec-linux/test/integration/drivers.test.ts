@@ -6,7 +6,7 @@ import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { applyIPSets, IPSetManager, prefixedName, reconcileIPSets, resetIPSets } from '@ipsets/core';
 import type { IpsetPort, SetMetadata } from '@ipsets/core';
 import { Registry } from 'prom-client';
-import { createIpsetAgent } from '../../src/agent.js';
+import { createIpsetAgent } from '../../src/agent/create-agent.js';
 import { createLinuxPort } from '../../src/linux-port.js';
 import { createTestNamespace } from '../../src/netns.js';
 import type { TestNamespace } from '../../src/netns.js';

@@ -11,7 +11,7 @@ import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { IpsetsError, isIpsetsError } from '@ipsets/core';
 import type { AbortSignalLike, ApplyReport, DesiredState, IpsetPort } from '@ipsets/core';
-import { createIpsetAgent } from '../../src/agent.js';
+import { createIpsetAgent } from '../../src/agent/create-agent.js';
 import type { AgentClock, AgentManager } from '../../src/agent/api.js';
 import { acquireKernelLock } from '../../src/kernel-lock.js';
 import { startFixture } from '../helpers/child.js';

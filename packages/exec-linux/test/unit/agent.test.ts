@@ -2,23 +2,9 @@ import { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
 import { IpsetsError, isIpsetsError } from '@ipsets/core';
 import type { ApplyReport, DesiredState, IpsetPort, ResetReport } from '@ipsets/core';
-import { createIpsetAgent } from '../../src/agent.js';
+import { createIpsetAgent } from '../../src/agent/create-agent.js';
 import type { AgentClock, AgentDrivers, AgentLogger, AgentManager } from '../../src/agent/api.js';
-
-function report(converged: boolean, extra: Partial<ApplyReport> = {}): ApplyReport {
-  return {
-    converged,
-    plan: { lines: [] },
-    attempts: [{ attempt: 1, lineIndices: [0], exitCode: converged ? 0 : 1, action: 'done' }],
-    linesTotal: 1,
-    linesApplied: converged ? 1 : 0,
-    skipped: [],
-    failedSets: converged ? [] : ['azure-npm-1'],
-    inUseSets: [],
-    notes: [],
-    ...extra,
-  };
-}
+import { report } from '../helpers/agent-report.js';
 
 function resetReport(leaked: string[] = []): ResetReport {
   return {

@@ -65,6 +65,36 @@ describe('prefetchReads', () => {
     expect(events).toContain('restore create x hash:net');
   });
 
+  it('answers every list -t from the one read until the first restore, then from the kernel', async () => {
+    const events: string[] = [];
+    const { port, releaseAll } = slowPort(events);
+    const prefetched = prefetchReads(port);
+    const budget = prefetched.listHeaders();
+    const reconcile = prefetched.listHeaders();
+    releaseAll();
+    expect((await budget).stdout).toBe('listHeaders#2');
+    expect((await reconcile).stdout).toBe('listHeaders#2');
+    await prefetched.restore('create x hash:net\n');
+    const after = prefetched.listHeaders();
+    releaseAll();
+    expect((await after).stdout).toBe('listHeaders#3');
+  });
+
+  it('started with a signal, answers the calls that carry the same signal (an agent operation)', async () => {
+    const events: string[] = [];
+    const { port, releaseAll } = slowPort(events);
+    const signal = new AbortController().signal;
+    const prefetched = prefetchReads(port, { signal });
+    expect(events).toEqual(['start save#1 (signal)', 'start listHeaders#2 (signal)']);
+    const save = prefetched.save({ signal });
+    const headers = prefetched.listHeaders({ signal });
+    const other = prefetched.listHeaders({ signal: new AbortController().signal });
+    releaseAll();
+    expect((await save).stdout).toBe('save#1 (signal)');
+    expect((await headers).stdout).toBe('listHeaders#2 (signal)');
+    expect((await other).stdout).toBe('listHeaders#3 (signal)');
+  });
+
   it('a failed read fails the call that takes it, and one nobody takes is no unhandled rejection', async () => {
     const failing: IpsetPort = {
       restore: async () => ({ exitCode: 0, stdout: '', stderr: '' }),

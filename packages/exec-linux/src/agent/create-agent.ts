@@ -6,7 +6,7 @@
  * is live and ready, and reports metrics (prom-client) and one structured log line per
  * operation (a pino logger plugs in).
  *
- * This file wires the parts in `agent/`: the contract (`api`), the serial queue with
+ * This file wires the other parts of this folder: the contract (`api`), the serial queue with
  * the kernel lock (`operation-queue`), the failure policy (`failure-policy`), the
  * loop's timer (`reconcile-loop`), the graceful stop (`graceful-stop`), health
  * (`health`), and the metrics and log lines of each operation (`operation-log`,
@@ -14,18 +14,18 @@
  */
 import { IPSetManager, IpsetsError, applyIPSets, isIpsetsError, quote, reconcileIPSets, resetIPSets } from '@ipsets/core';
 import type { ApplyReport, IpsetPort, ResetReport } from '@ipsets/core';
-import { DEFAULT_MAX_CONSECUTIVE_FAILURES, DEFAULT_STUCK_AFTER_MS } from './defaults.js';
-import type { AgentCallOptions, AgentClock, AgentDriverOptions, AgentDrivers, AgentLogger, AgentManager, AgentStopOptions, AgentStopResult, IpsetAgent, IpsetAgentOptions } from './agent/api.js';
-import { describeFailure, FailurePolicy } from './agent/failure-policy.js';
-import { healthOf } from './agent/health.js';
-import type { LastOperation } from './agent/health.js';
-import { createAgentMetrics, DEFAULT_METRIC_PREFIX } from './agent/metrics.js';
-import type { AgentOperation } from './agent/metrics.js';
-import { errorInfoOf, logOperation, observeOperation, observeReset, observeResetError, operationSummary, reportFields } from './agent/operation-log.js';
-import { OperationQueue } from './agent/operation-queue.js';
-import { stopGracefully } from './agent/graceful-stop.js';
-import { ReconcileLoop } from './agent/reconcile-loop.js';
-import { installStateCollectors } from './agent/state-gauges.js';
+import { DEFAULT_MAX_CONSECUTIVE_FAILURES, DEFAULT_STUCK_AFTER_MS } from '../defaults.js';
+import type { AgentCallOptions, AgentClock, AgentTick, AgentDriverOptions, AgentDrivers, AgentLogger, AgentManager, AgentStopOptions, AgentStopResult, IpsetAgent, IpsetAgentOptions } from './api.js';
+import { describeFailure, FailurePolicy } from './failure-policy.js';
+import { healthOf } from './health.js';
+import type { LastOperation } from './health.js';
+import { createAgentMetrics, DEFAULT_METRIC_PREFIX } from './metrics.js';
+import type { AgentOperation } from './metrics.js';
+import { errorInfoOf, logOperation, observeOperation, observeReset, observeResetError, operationSummary, reportFields } from './operation-log.js';
+import { OperationQueue } from './operation-queue.js';
+import { stopGracefully } from './graceful-stop.js';
+import { ReconcileLoop } from './reconcile-loop.js';
+import { installStateCollectors } from './state-gauges.js';
 
 
 const SILENT: AgentLogger = { debug() {}, info() {}, warn() {}, error() {} };
@@ -220,21 +220,35 @@ export function createIpsetAgent<M extends AgentManager = IPSetManager>(options:
    * hold of the kernel lock (released when the tick ends), so that no other writer
    * ever sees or changes the kernel between the two.
    */
-  const runTick = async (): Promise<void> => {
+  const runTick = async (why: string): Promise<void> => {
+    let tick: AgentTick = { why };
     try {
+      if (options.beforeTick !== undefined) {
+        try {
+          await options.beforeTick(why);
+        } catch (error) {
+          logger.error({ err: error, trigger: why }, 'beforeTick failed; the tick goes on');
+        }
+      }
       if (options.garbageCollect === true) manager.reconcile?.();
       await queue.enqueue(() =>
         queue.holdingLockOnce(async () => {
           // A plain desired-state holder has no delta: its tick is the reconcile alone.
-          if (canApply()) await runApply(undefined);
+          if (canApply()) tick = { why, report: await runApply(undefined) };
           if (!loop.started) return;
-          await runReconcile(undefined);
+          tick = { why, report: await runReconcile(undefined) };
         }),
       );
     } catch (error) {
+      tick = { why, error };
       // The loop never dies of one bad tick (each operation logged its own line); the
       // failure limit stops it through the policy.
       if (!isIpsetsError(error)) logger.error({ err: error }, 'reconcile tick failed');
+    }
+    try {
+      options.onTick?.(tick);
+    } catch (callbackError) {
+      logger.error({ err: callbackError }, 'onTick callback threw');
     }
   };
   const loop = new ReconcileLoop(clock, interval, runTick);
@@ -282,6 +296,7 @@ export function createIpsetAgent<M extends AgentManager = IPSetManager>(options:
       logger.info({ reconcileIntervalMs: interval }, 'reconcile loop started');
       loop.start();
     },
+    trigger: (why = 'trigger') => loop.trigger(why),
     stop,
     idle: () => queue.idle(),
     health: () =>
