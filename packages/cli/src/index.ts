@@ -7,7 +7,7 @@
  */
 
 // --- the command line ---
-export { createProgram, cliVersion, runCli } from './program.js';
+export { createProgram, cliVersion, runCli } from './program/index.js';
 export { parseDuration } from './program/options.js';
 export { EXIT, MAX_ERROR_BYTES, boundErrorText, processIo, reportError } from './cli-io.js';
 export type { CliIo, OutStream, ReportErrorOptions } from './cli-io.js';
@@ -24,8 +24,8 @@ export {
   loadDesiredFile,
   parseDesiredText,
   validateDesiredDocument,
-} from './desired-file.js';
-export type { DesiredFile, DesiredFileSet, FileProblem, LoadDesiredOptions, ParseDesiredOptions } from './desired-file.js';
+} from './desired/file.js';
+export type { DesiredFile, DesiredFileSet, FileProblem, LoadDesiredOptions, ParseDesiredOptions } from './desired/file.js';
 export { DESTROY_BUDGET_MIN_SETS, DESTROY_BUDGET_SHARE, checkDestroyBudget, countDestroyed, guardDestroyBudget, withinDestroyBudget } from './destroy-budget.js';
 export type { DestroyBudgetOptions, DestroyCount } from './destroy-budget.js';
 export { MAX_INPUT_BYTES, decodeUtf8, inputProblemOf, readInputFile, readInputStream, readInputText, readInputTextOrThrow } from './bounded-read.js';
@@ -42,8 +42,8 @@ export {
   DEFAULT_RESTORE_TIMEOUT_MS,
   DEFAULT_STATE_FILE,
 } from './defaults.js';
-export { openKernel } from './kernel.js';
-export type { KernelHandle, KernelOptions } from './kernel.js';
+export { openKernel } from './kernel/index.js';
+export type { KernelHandle, KernelOptions } from './kernel/index.js';
 export { loadFakeKernel, saveFakeKernel } from './kernel/fake-state-file.js';
 export { withProgress } from './kernel/progress.js';
 export type { ProgressStream } from './kernel/progress.js';

@@ -38,5 +38,5 @@ export type { FaultPlan, FaultPlanOptions, FaultTarget, PlannedFault } from './a
 export { faultMessage, restoreLineOp } from './arbitraries/restore-lines.js';
 export { faultyPort } from './arbitraries/faulty-port.js';
 export type { ArmedFault, FaultyPort } from './arbitraries/faulty-port.js';
-export { restoreScriptArb } from './restore-scripts.js';
-export type { RestoreScript } from './restore-scripts.js';
+export { restoreScriptArb } from './restore-scripts/index.js';
+export type { RestoreScript } from './restore-scripts/index.js';

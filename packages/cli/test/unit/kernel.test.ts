@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isIpsetsError } from '@ipsets/core';
 import { DEFAULT_STATE_FILE } from '../../src/defaults.js';
-import { openKernel } from '../../src/kernel.js';
+import { openKernel } from '../../src/kernel/index.js';
 
 let dir: string;
 beforeEach(async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../../src/program.js';
+import { runCli } from '../../src/program/index.js';
 import type { CliIo } from '../../src/cli-io.js';
 
 function io(): CliIo & { out: string; err: string } {
@@ -18,7 +18,7 @@ function io(): CliIo & { out: string; err: string } {
 describe('defaults shown in --help', () => {
   it('are the ones the commands and the libraries use', async () => {
     const defaults = await import('../../src/defaults.js');
-    const kernel = await import('../../src/kernel.js');
+    const kernel = await import('../../src/kernel/index.js');
     const agent = await import('../../src/commands/agent.js');
     expect(kernel.DEFAULT_RESTORE_TIMEOUT_MS).toBe(defaults.DEFAULT_RESTORE_TIMEOUT_MS);
     expect(kernel.DEFAULT_READ_TIMEOUT_MS).toBe(defaults.DEFAULT_READ_TIMEOUT_MS);

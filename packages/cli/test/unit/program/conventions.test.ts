@@ -9,7 +9,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli } from '../../../src/program.js';
+import { runCli } from '../../../src/program/index.js';
 import type { CliIo } from '../../../src/cli-io.js';
 
 let dir: string;
@@ -118,7 +118,7 @@ describe('ipsets with no command', () => {
 
 describe('--version', () => {
   it('names the command\'s version and the ipset found with its protocol (it printed a bare number); --json for tooling', async () => {
-    const { cliVersion } = await import('../../../src/program.js');
+    const { cliVersion } = await import('../../../src/program/index.js');
     const text = await run(['--version']);
     expect(text.code).toBe(0);
     const [first, second] = text.out.split('\n');
