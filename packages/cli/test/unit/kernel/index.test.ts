@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isIpsetsError } from '@ipsets/core';
-import { DEFAULT_STATE_FILE } from '../../src/defaults.js';
-import { openKernel } from '../../src/kernel/index.js';
+import { DEFAULT_STATE_FILE } from '../../../src/defaults.js';
+import { openKernel } from '../../../src/kernel/index.js';
 
 let dir: string;
 beforeEach(async () => {

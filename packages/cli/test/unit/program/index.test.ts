@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../../src/program/index.js';
-import type { CliIo } from '../../src/cli-io.js';
+import { runCli } from '../../../src/program/index.js';
+import type { CliIo } from '../../../src/cli-io.js';
 
 function io(): CliIo & { out: string; err: string } {
   const self = {
@@ -17,9 +17,9 @@ function io(): CliIo & { out: string; err: string } {
 
 describe('defaults shown in --help', () => {
   it('are the ones the commands and the libraries use', async () => {
-    const defaults = await import('../../src/defaults.js');
-    const kernel = await import('../../src/kernel/index.js');
-    const agent = await import('../../src/commands/agent.js');
+    const defaults = await import('../../../src/defaults.js');
+    const kernel = await import('../../../src/kernel/index.js');
+    const agent = await import('../../../src/commands/agent.js');
     expect(kernel.DEFAULT_RESTORE_TIMEOUT_MS).toBe(defaults.DEFAULT_RESTORE_TIMEOUT_MS);
     expect(kernel.DEFAULT_READ_TIMEOUT_MS).toBe(defaults.DEFAULT_READ_TIMEOUT_MS);
     expect(agent.DEFAULT_GRACE_MS).toBe(defaults.DEFAULT_GRACE_MS);
