@@ -45,10 +45,7 @@ import { closeServer, serveAgentHttp } from '../agent/http-server.js';
 import { addProcessMetrics, createFileAgentMetrics } from '../agent/metrics.js';
 import { ApplyScheduler } from '../agent/scheduler.js';
 
-export { addProcessMetrics, createFileAgentMetrics } from '../agent/metrics.js';
 export type { BuildInfo, FileAgentMetrics } from '../agent/metrics.js';
-
-export { DEFAULT_GRACE_MS, DEFAULT_MAX_FAILURES, DEFAULT_METRICS_BIND_ADDRESS } from '../defaults.js';
 
 /** Options of {@link agentCommand}. */
 export interface AgentCommandOptions extends KernelOptions {

@@ -16,9 +16,9 @@ import { validateDesiredDocument } from './validate.js';
 import type { DesiredFile, ExternalSetRef, ValidateDesiredOptions } from './validate.js';
 import { parseYaml } from './yaml.js';
 
-export { MAX_COUNTED_PROBLEMS, MAX_KEPT_PROBLEMS, desiredFileError, formatPath, formatProblem } from './problems.js';
+export { formatProblem } from './problems.js';
 export type { FileProblem } from './problems.js';
-export { DEFAULT_FILE_OWNER, MAX_SET_NAME_LENGTH, validateDesiredDocument } from './validate.js';
+export { validateDesiredDocument } from './validate.js';
 export type { DesiredFile, DesiredFileSet, ExternalSetRef, ValidateDesiredOptions } from './validate.js';
 export { buildManager, desiredStateOf } from './state.js';
 
