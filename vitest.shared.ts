@@ -19,6 +19,7 @@ export function sharedTestConfig(packageUrl: string): UserWorkspaceConfig {
         { find: /^@ipsets\/testing$/, replacement: `${root}packages/testing/src/index.ts` },
         { find: /^@ipsets\/testing\/vitest$/, replacement: `${root}packages/testing/src/vitest.ts` },
         { find: /^@ipsets\/exec-linux$/, replacement: `${root}packages/exec-linux/src/index.ts` },
+        { find: /^@ipsets\/exec-linux\/defaults$/, replacement: `${root}packages/exec-linux/src/defaults.ts` },
         { find: /^@ipsets\/exec-linux\/testing$/, replacement: `${root}packages/exec-linux/src/testing.ts` },
       ],
     },

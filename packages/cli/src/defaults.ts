@@ -1,8 +1,12 @@
 /**
  * The defaults of the command's options, in one place: `--help` shows them and the
- * commands use them. This module imports nothing, so that `ipsets --help` loads no
- * kernel, logger or metrics code.
+ * commands use them. Those of the Linux port, the kernel lock and the agent come from
+ * `@ipsets/exec-linux/defaults`, which owns them (and imports only core's pure
+ * failure limit), so that `ipsets --help` loads no kernel, logger or metrics code.
  */
+import { DEFAULT_LOCK_WAIT_MS, DEFAULT_MAX_CONSECUTIVE_FAILURES, DEFAULT_READ_TIMEOUT_MS, DEFAULT_RESTORE_TIMEOUT_MS } from '@ipsets/exec-linux/defaults';
+
+export { DEFAULT_LOCK_WAIT_MS, DEFAULT_READ_TIMEOUT_MS, DEFAULT_RESTORE_TIMEOUT_MS } from '@ipsets/exec-linux/defaults';
 
 /**
  * The owner prefix of the `ipsets` command (CLI and agent) when neither the desired file
@@ -14,18 +18,12 @@
 export const DEFAULT_CLI_OWNER = 'ipsets-';
 /** `--state`: the fake kernel's state file, in the working folder. */
 export const DEFAULT_STATE_FILE = '.ipsets-state.json';
-/** `--timeout`: 5 minutes (a 1M-member first apply takes seconds; a hang never ends). */
-export const DEFAULT_RESTORE_TIMEOUT_MS = 5 * 60_000;
-/** `--read-timeout`: `ipset save` and `ipset list`, 1 minute. */
-export const DEFAULT_READ_TIMEOUT_MS = 60_000;
-/** `--wait`: how long a writer waits for the kernel lock, 30 seconds. */
-export const DEFAULT_LOCK_WAIT_MS = 30_000;
 /** `--grace`: how long a stop lets the restore in flight finish, 20 seconds. */
 export const DEFAULT_GRACE_MS = 20_000;
 /** agent `--metrics-bind-address`: loopback only, unless given. */
 export const DEFAULT_METRICS_BIND_ADDRESS = '127.0.0.1:9464';
 /** agent `--max-failures`: failing applies in a row before exit 5. */
-export const DEFAULT_MAX_FAILURES = 100;
+export const DEFAULT_MAX_FAILURES = DEFAULT_MAX_CONSECUTIVE_FAILURES;
 /** agent `--interval`: reconcile at least this often, 60 seconds. */
 export const DEFAULT_INTERVAL_MS = 60_000;
 /** agent `--debounce`: wait this long after a change of the file, 200 ms. */

@@ -34,6 +34,7 @@ export type { SetTypeInfo } from './model/set-types.js';
 export { DEFAULT_HASHSIZE, DEFAULT_MAXELEM, MAX_HASHSIZE, MAX_MAXELEM, MIN_HASHSIZE, validateCapacity } from './model/capacity.js';
 export type { SetCapacity } from './model/capacity.js';
 export {
+  DEFAULT_NAMING_SCHEME,
   DEFAULT_OWNER,
   DIGEST_LENGTH,
   MIN_OWNER_LENGTH,
@@ -53,16 +54,15 @@ export {
   entryKey,
   hasNomatch,
   isCanonicalMember,
-  isValidKernelSetName,
   isValidMember,
   memberFamily,
   stripNomatch,
-  validateSetName,
 } from './model/members.js';
+export { MAX_SET_NAME_LENGTH, isValidKernelSetName, validateSetName } from './model/set-names.js';
 export type { MemberKind } from './model/members.js';
 
 // --- manager: desired sets and their dirty state ---
-export { IPSetManager } from './manager/manager.js';
+export { DEFAULT_MAX_FAILURES, IPSetManager } from './manager/manager.js';
 export type {
   CommitResult,
   DeleteOption,

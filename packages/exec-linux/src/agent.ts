@@ -14,7 +14,7 @@
  */
 import { IPSetManager, IpsetsError, applyIPSets, isIpsetsError, quote, reconcileIPSets, resetIPSets } from '@ipsets/core';
 import type { ApplyReport, IpsetPort, ResetReport } from '@ipsets/core';
-import { DEFAULT_MAX_CONSECUTIVE_FAILURES, DEFAULT_STUCK_AFTER_MS } from './agent/api.js';
+import { DEFAULT_MAX_CONSECUTIVE_FAILURES, DEFAULT_STUCK_AFTER_MS } from './defaults.js';
 import type { AgentCallOptions, AgentClock, AgentDriverOptions, AgentDrivers, AgentLogger, AgentManager, AgentStopOptions, AgentStopResult, IpsetAgent, IpsetAgentOptions } from './agent/api.js';
 import { describeFailure, FailurePolicy } from './agent/failure-policy.js';
 import { healthOf } from './agent/health.js';

@@ -7,7 +7,14 @@
 // Test namespaces and the kernel-test gate are in `@ipsets/exec-linux/testing`.
 
 // --- the Linux port ---
-export { createLinuxPort, DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_READ_TIMEOUT_MS, DEFAULT_RESTORE_DIR, DEFAULT_RESTORE_TIMEOUT_MS } from './linux-port.js';
+export { createLinuxPort, DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_RESTORE_DIR } from './linux-port.js';
+export {
+  DEFAULT_LOCK_WAIT_MS,
+  DEFAULT_MAX_CONSECUTIVE_FAILURES,
+  DEFAULT_READ_TIMEOUT_MS,
+  DEFAULT_RESTORE_TIMEOUT_MS,
+  DEFAULT_STUCK_AFTER_MS,
+} from './defaults.js';
 export type { LinuxPortOptionName, LinuxPortOptions } from './linux-port.js';
 export { readIpsetVersion } from './ipset-version.js';
 export type { IpsetVersion, ReadIpsetVersionOptions } from './ipset-version.js';
@@ -17,7 +24,6 @@ export {
   acquireKernelLock,
   defaultLockPath,
   DEFAULT_LOCK_DIR,
-  DEFAULT_LOCK_WAIT_MS,
   readKernelLockHolder,
   withKernelLock,
 } from './kernel-lock.js';
@@ -25,7 +31,6 @@ export type { KernelLock, KernelLockHolder, KernelLockOptions } from './kernel-l
 
 // --- the agent and its metrics ---
 export { createIpsetAgent } from './agent.js';
-export { DEFAULT_MAX_CONSECUTIVE_FAILURES, DEFAULT_STUCK_AFTER_MS } from './agent/api.js';
 export type {
   AgentCallOptions,
   AgentClock,

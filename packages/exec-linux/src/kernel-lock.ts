@@ -37,15 +37,13 @@ import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { IpsetsError, quote } from '@ipsets/core';
 import type { AbortSignalLike } from '@ipsets/core';
+import { DEFAULT_LOCK_WAIT_MS } from './defaults.js';
 import { addHeldLock, removeHeldLock } from './held-locks.js';
 import { checkNetnsName } from './linux-port.js';
 import { ensurePrivateDir, NO_FOLLOW, tightenOwnFile, whyNotPrivate } from './private-dir.js';
 
 /** Directory of the default lock files. */
 export const DEFAULT_LOCK_DIR = '/run/ipsets';
-
-/** How long {@link acquireKernelLock} waits for another writer by default (30 s). */
-export const DEFAULT_LOCK_WAIT_MS = 30_000;
 
 /** Who holds (or held) a kernel lock, as its holder wrote it into the lock file. */
 export interface KernelLockHolder {

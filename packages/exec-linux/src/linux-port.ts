@@ -11,6 +11,7 @@ import { heldLockDescriptors } from './held-locks.js';
 import { BoundedText, stageRestoreText, trackChild } from './ipset-child.js';
 import type { StagedText } from './ipset-child.js';
 import { effectiveUid } from './private-dir.js';
+import { DEFAULT_READ_TIMEOUT_MS, DEFAULT_RESTORE_TIMEOUT_MS } from './defaults.js';
 
 /** Options of {@link createLinuxPort}. */
 export interface LinuxPortOptions {
@@ -76,11 +77,6 @@ export const DEFAULT_MAX_OUTPUT_BYTES = 256 * 1024 * 1024;
 export const STDERR_HEAD_BYTES = 8 * 1024;
 export const STDERR_TAIL_BYTES = 2 * 1024;
 
-/** Default limit of one `ipset restore` (5 minutes): a 1,000,000-line restore takes a few seconds. */
-export const DEFAULT_RESTORE_TIMEOUT_MS = 5 * 60_000;
-
-/** Default limit of one `ipset save` / `list` (1 minute). */
-export const DEFAULT_READ_TIMEOUT_MS = 60_000;
 
 // setTimeout fires at once for delays past 2^31-1 ms.
 const MAX_TIMER_MS = 2 ** 31 - 1;

@@ -19,6 +19,7 @@ const ENTRIES = [
   { spec: '@ipsets/testing', dir: 'testing', file: 'src/index.ts', load: () => import('@ipsets/testing') },
   { spec: '@ipsets/testing/vitest', dir: 'testing', file: 'src/vitest.ts', load: () => import('@ipsets/testing/vitest') },
   { spec: '@ipsets/exec-linux', dir: 'exec-linux', file: 'src/index.ts', load: () => import('@ipsets/exec-linux') },
+  { spec: '@ipsets/exec-linux/defaults', dir: 'exec-linux', file: 'src/defaults.ts', load: () => import('@ipsets/exec-linux/defaults') },
   { spec: '@ipsets/exec-linux/testing', dir: 'exec-linux', file: 'src/testing.ts', load: () => import('@ipsets/exec-linux/testing') },
   { spec: '@ipsets/cli', dir: 'cli', file: 'src/index.ts', load: () => import('../../cli/src/index.js') },
 ] as const;

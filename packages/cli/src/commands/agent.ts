@@ -22,6 +22,7 @@ import type { CliIo } from '../cli-io.js';
 import { desiredStateOf, parseDesiredText } from '../desired/file.js';
 import {
   DEFAULT_GRACE_MS,
+  DEFAULT_LOCK_WAIT_MS,
   DEFAULT_MAX_FAILURES,
   DEFAULT_METRICS_BIND_ADDRESS,
   DEFAULT_READ_TIMEOUT_MS,
@@ -205,7 +206,7 @@ export async function agentCommand(file: string, options: AgentCommandOptions, i
       lock: { path: lockFile, flockPathName: CLI_OPTION_NAMES.flockPath, ...(options.waitMs === undefined ? {} : { waitMs: options.waitMs }) },
       // Five restore attempts, two reads, two more after an apply cut short (the kernel
       // check), and the lock wait: anything longer is stuck.
-      stuckAfterMs: 5 * restoreMs + 4 * readMs + (options.waitMs ?? 30_000) + 30_000,
+      stuckAfterMs: 5 * restoreMs + 4 * readMs + (options.waitMs ?? DEFAULT_LOCK_WAIT_MS) + 30_000,
       drivers: {
         // Inside the agent's lock: a fake kernel's state file is re-read and written back
         // there, so that another writer's change is never lost.

@@ -1,7 +1,7 @@
 /**
  * From a validated desired file to the state the kernel should hold.
  */
-import { IPSetManager, INET6_NAME_SUFFIX, isIpsetsError, memberFamily, prefixedName, setTypeInfo } from '@ipsets/core';
+import { IPSetManager, isIpsetsError, memberFamily, prefixedName, setTypeInfo } from '@ipsets/core';
 import type { AddressFamily, DesiredState, SetCapacity, SetMetadata } from '@ipsets/core';
 import { desiredFileError, formatPath, messageOf } from './problems.js';
 import { knownInetOnly } from './validate.js';
@@ -97,7 +97,7 @@ export function capacitiesByLabel(file: DesiredFile): Map<string, SetCapacity> {
     if (set.capacity === undefined) continue;
     const label = prefixedName({ type: set.type, name: set.name });
     capacities.set(label, set.capacity);
-    capacities.set(label + INET6_NAME_SUFFIX, set.capacity);
+    capacities.set(prefixedName({ type: set.type, name: set.name, family: 'inet6' }), set.capacity);
   }
   return capacities;
 }

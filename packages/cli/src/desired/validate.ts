@@ -6,11 +6,14 @@
  */
 import { z } from 'zod';
 import {
+  DEFAULT_NAMING_SCHEME,
   DIGEST_LENGTH,
   MAX_KERNEL_NAME_LENGTH,
   NAMING_SCHEMES,
   SET_TYPES,
   canonicalMemberForType,
+  entryKey,
+  isSetType,
   kernelName,
   memberFamily,
   prefixedName,
@@ -26,8 +29,8 @@ import type { Collector, FileProblem } from './problems.js';
 import { DEFAULT_CLI_OWNER } from '../defaults.js';
 import { cutText, formatCount, quoteCut as quote } from '../format.js';
 
-/** Longest unprefixed set name a file may use (Kubernetes `key:value` labels fit with room to spare). */
-export const MAX_SET_NAME_LENGTH = 512;
+/** Longest unprefixed set name a file may use: core's rule (Kubernetes `key:value` labels fit with room to spare). */
+export { MAX_SET_NAME_LENGTH } from '@ipsets/core';
 
 /**
  * The owner prefix when a file names none (and the caller gives none): the command's
@@ -180,30 +183,6 @@ function zodIssueMessage(issue: z.core.$ZodIssue): string {
   }
 }
 
-/** Validates an unprefixed set name; returns why it is bad, or undefined. */
-function setNameProblem(name: string): string | undefined {
-  if (name.length === 0) return 'it is empty';
-  if (name.length > MAX_SET_NAME_LENGTH) return `it is ${name.length} characters long (at most ${MAX_SET_NAME_LENGTH})`;
-  if (name.startsWith('-')) return 'it starts with "-"';
-  for (let i = 0; i < name.length; i++) {
-    const c = name.charCodeAt(i);
-    if (c <= 32 || c >= 127) return `it contains ${quote(name[i])} (only printable ASCII without whitespace)`;
-    if (c === 35) return 'it contains "#"';
-    if (c === 34 || c === 39) return 'it contains a quote';
-  }
-  // Core's own rule, so the file never accepts a name the manager refuses.
-  try {
-    validateUnprefixedName(name);
-  } catch {
-    return 'it contains whitespace or a control character';
-  }
-  return undefined;
-}
-
-function isSetType(value: string): value is SetType {
-  return (setTypeValues as readonly string[]).includes(value);
-}
-
 function checkType(c: Collector, path: readonly PropertyKey[], type: string): SetType | undefined {
   if (isSetType(type)) return type;
   c.add(path, `unknown set type ${quote(type)}; expected one of ${typeList}`);
@@ -211,13 +190,14 @@ function checkType(c: Collector, path: readonly PropertyKey[], type: string): Se
 }
 
 function checkName(c: Collector, path: readonly PropertyKey[], name: string): boolean {
-  const problem = setNameProblem(name);
-  if (problem === undefined) return true;
-  c.add(
-    path,
-    `invalid set name ${quote(name)}: ${problem}; expected 1-${MAX_SET_NAME_LENGTH} printable ASCII characters without whitespace, "#" or quotes, not starting with "-"`,
-  );
-  return false;
+  try {
+    // Core's rule and message: the file accepts exactly the names the manager accepts.
+    validateUnprefixedName(name);
+    return true;
+  } catch (error) {
+    c.add(path, messageOf(error));
+    return false;
+  }
 }
 
 /**
@@ -259,7 +239,7 @@ export function validateDesiredDocument(
     );
   }
   const owner = raw.owner ?? options.owner ?? DEFAULT_FILE_OWNER;
-  let scheme: NamingScheme = 'sha256-base36';
+  let scheme: NamingScheme = DEFAULT_NAMING_SCHEME;
   if (raw.scheme !== undefined) {
     if ((NAMING_SCHEMES as readonly string[]).includes(raw.scheme)) scheme = raw.scheme as NamingScheme;
     else c.add(['scheme'], `unknown naming scheme ${quote(raw.scheme)}; expected one of ${NAMING_SCHEMES.join(', ')}`);
@@ -369,7 +349,7 @@ export function validateDesiredDocument(
           continue;
         }
         // A CIDR and the same CIDR with nomatch are one kernel entry: the file must pick one.
-        const entry = canonical.endsWith(' nomatch') ? canonical.slice(0, -' nomatch'.length) : canonical;
+        const entry = entryKey(canonical);
         const earlier = seen.get(entry);
         if (earlier !== undefined) {
           const first = members[earlier];

@@ -16,18 +16,20 @@
 import type { SetCapacity } from '../model/capacity.js';
 import { DirtyCache } from './dirty-cache.js';
 import { IpsetsError, quote } from '../errors.js';
-import { hasNomatch, memberFamily, stripNomatch } from '../model/members.js';
-import { DEFAULT_OWNER, kernelName as computeKernelName, validateOwner } from '../model/naming.js';
+import { NOMATCH, hasNomatch, memberFamily, stripNomatch } from '../model/members.js';
+import { DEFAULT_NAMING_SCHEME, DEFAULT_OWNER, kernelName as computeKernelName, validateOwner } from '../model/naming.js';
 import {
   EMPTY_SET,
-  INET6_NAME_SUFFIX,
   SET_TYPES,
+  inet6SiblingName,
+  inetNameOfSibling,
+  prefixedNameOf,
   prefixedName as prefixOf,
   sameSetFamily,
   setTypeInfo,
   validateSetMetadata,
 } from '../model/set-types.js';
-import { IPSet, NOMATCH } from './set-record.js';
+import { IPSet } from './set-record.js';
 import { StringPool } from './string-pool.js';
 import { PlanBasis, plannedSet, settleReport } from './basis.js';
 import type { DirtySnapshot, PlannedSet, SettleTarget } from './basis.js';
@@ -39,7 +41,8 @@ import type { ApplyReport, DesiredSet, DesiredState, NamingScheme, SetMetadata, 
 
 export type { CommitResult, DeleteOption, DirtySetInfo, IPSetManagerConfig, IPSetMode, IPSetSnapshot, ReferenceType } from './manager-types.js';
 
-const DEFAULT_MAX_FAILURES = 100;
+/** Consecutive failed applies after which {@link IPSetManager.recordApplyResult} throws: the reference's limit. */
+export const DEFAULT_MAX_FAILURES = 100;
 const EMPTY_PREFIXED = prefixOf(EMPTY_SET);
 
 const NO_CAPACITY: SetCapacity = Object.freeze({});
@@ -121,7 +124,7 @@ export class IPSetManager {
         details: { mode },
       });
     }
-    const scheme = config.scheme ?? 'sha256-base36';
+    const scheme = config.scheme ?? DEFAULT_NAMING_SCHEME;
     const owner = config.owner ?? DEFAULT_OWNER;
     validateOwner(owner, scheme);
     const max = config.maxConsecutiveFailures ?? DEFAULT_MAX_FAILURES;
@@ -175,7 +178,7 @@ export class IPSetManager {
       });
     }
     // Deleting a logical set deletes its inet6 sibling too (on the same terms).
-    const sibling = this.sets.get(prefixedName + INET6_NAME_SUFFIX);
+    const sibling = this.sets.get(inet6SiblingName(prefixedName));
     if (sibling !== undefined && sibling.info.family === 'inet6') this.deleteIPSet(sibling.name, option);
     const set = this.sets.get(prefixedName);
     if (set === undefined || set === this.emptySet) return false;
@@ -305,7 +308,7 @@ export class IPSetManager {
         let holders = this.logicalLists.get(member.name);
         if (holders === undefined) this.logicalLists.set(member.name, (holders = new Set()));
         holders.add(list);
-        const sibling = this.sets.get(member.name + INET6_NAME_SUFFIX);
+        const sibling = this.sets.get(inet6SiblingName(member.name));
         if (sibling !== undefined && !list.memberSets!.has(sibling.kernelName)) this.addMemberToList(list, sibling);
       });
     }
@@ -336,7 +339,7 @@ export class IPSetManager {
       if (r.meta.family === undefined) {
         // The logical set: its inet6 sibling leaves the list with it.
         this.logicalLists.get(r.prefixed)?.delete(list);
-        const sibling = this.sets.get(r.prefixed + INET6_NAME_SUFFIX);
+        const sibling = this.sets.get(inet6SiblingName(r.prefixed));
         if (sibling !== undefined) this.detachFromList(list, sibling);
       }
       const member = this.sets.get(r.prefixed);
@@ -398,7 +401,7 @@ export class IPSetManager {
     this.addReferenceTo(set, refName, refType);
     // A logical set's inet6 sibling carries the same references (an inet6 sibling made
     // later copies them when it is created).
-    const sibling = meta.family === undefined ? this.sets.get(set.name + INET6_NAME_SUFFIX) : undefined;
+    const sibling = meta.family === undefined ? this.sets.get(inet6SiblingName(set.name)) : undefined;
     if (sibling !== undefined) this.addReferenceTo(sibling, refName, refType);
   }
 
@@ -430,7 +433,7 @@ export class IPSetManager {
       );
     }
     this.deleteReferenceFrom(set, refName, refType);
-    const sibling = this.sets.get(prefixedName + INET6_NAME_SUFFIX);
+    const sibling = this.sets.get(inet6SiblingName(prefixedName));
     if (sibling !== undefined && sibling.info.family === 'inet6') this.deleteReferenceFrom(sibling, refName, refType);
   }
 
@@ -649,7 +652,7 @@ export class IPSetManager {
     }
     validateSetMetadata(meta);
     const info = setTypeInfo(meta.type, meta.family);
-    this.namedPrefixed = info.family === 'inet6' ? info.prefix + meta.name + INET6_NAME_SUFFIX : info.prefix + meta.name;
+    this.namedPrefixed = prefixedNameOf(info, meta.name);
     this.namedName = meta.name;
     this.namedType = meta.type;
     this.namedFamily = meta.family;
@@ -707,7 +710,7 @@ export class IPSetManager {
     const prefixed = this.namedPrefixed;
     const inet = this.sets.get(prefixed);
     if (inet !== undefined) return inet.declaredFamily === 'inet' ? { ...meta, family: 'inet' } : meta;
-    return this.sets.get(prefixed + INET6_NAME_SUFFIX)?.declaredFamily === 'inet6' ? { ...meta, family: 'inet6' } : meta;
+    return this.sets.get(inet6SiblingName(prefixed))?.declaredFamily === 'inet6' ? { ...meta, family: 'inet6' } : meta;
   }
 
   /** Also resolves the shared empty set when one of `resolved` is a namespace list that will need it. */
@@ -801,7 +804,7 @@ export class IPSetManager {
     if (existing !== undefined) return existing;
     const set = new IPSet(r.prefixed, r.meta.name, r.meta.type, r.info, r.kernelName);
     if (set.info.family === 'inet6') {
-      const base = this.sets.get(set.name.slice(0, -INET6_NAME_SUFFIX.length));
+      const base = this.sets.get(inetNameOfSibling(set.name));
       if (base?.selectorRefs !== undefined && base.selectorRefs.size > 0) set.selectorRefs = new Set(base.selectorRefs);
       if (base?.netPolRefs !== undefined && base.netPolRefs.size > 0) set.netPolRefs = new Set(base.netPolRefs);
     }
@@ -819,7 +822,7 @@ export class IPSetManager {
       if (!set.memberSets!.has(empty.kernelName)) this.addMemberToList(set, empty);
     }
     if (set.info.family === 'inet6') {
-      const holders = this.logicalLists.get(set.name.slice(0, -INET6_NAME_SUFFIX.length));
+      const holders = this.logicalLists.get(inetNameOfSibling(set.name));
       for (const list of holders ?? []) {
         if (this.sets.get(list.name) === list && !list.memberSets!.has(set.kernelName)) this.addMemberToList(list, set);
       }

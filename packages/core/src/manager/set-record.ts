@@ -5,12 +5,9 @@
  * module only stores it.
  */
 import type { MemberSource } from './dirty-cache.js';
-import { hasNomatch, stripNomatch } from '../model/members.js';
+import { NOMATCH, hasNomatch, stripNomatch } from '../model/members.js';
 import type { SetTypeInfo } from '../model/set-types.js';
 import type { AddressFamily, SetType } from '../types.js';
-
-/** The flag suffix of a hash-set member that is excluded (`10.0.0.0/8 nomatch`). */
-export const NOMATCH = ' nomatch';
 
 /** One cached set. Implements the dirty cache's member view. */
 export class IPSet implements MemberSource {

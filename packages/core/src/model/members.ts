@@ -12,12 +12,14 @@
  */
 import { IpsetsError, quote } from '../errors.js';
 import { formatIPv6, isZeroIPv6, maskIPv6, scanIPv6 } from './members-inet6.js';
+import { isValidKernelSetName, validateSetName } from './set-names.js';
 import type { AddressFamily, SetType } from '../types.js';
 
 /** Kernel set types that hold addresses (list:set members are set names). */
 export type MemberKind = 'hash:net' | 'hash:ip,port';
 
-const NOMATCH = ' nomatch';
+/** The flag of a hash:net member as it is written and saved: one space, then `nomatch`. */
+export const NOMATCH = ' nomatch';
 const NOMATCH_LEN = NOMATCH.length;
 
 const CH_0 = 48;
@@ -53,13 +55,13 @@ function invalidMember(kind: MemberKind, member: string, reason: string, family:
   );
 }
 
-// The scanners report the end position of what they read, or a negative code.
-// Module-level scratch avoids allocating a result object per member.
-let scannedNumber = 0;
+// The scanners return what they read and its length packed in one number, or a
+// negative code: no result object per member and no state between calls.
 
 /**
- * Reads a decimal number without leading zeros of at most `maxDigits` digits into
- * `scannedNumber`; returns the index after it, or -1.
+ * Reads a decimal number without leading zeros of at most `maxDigits` (at most 5)
+ * digits; returns `value * 8 + digits` (read them with {@link numberValue} and
+ * {@link numberDigits}), or -1.
  */
 function scanNumber(s: string, start: number, maxDigits: number): number {
   const n = s.length;
@@ -74,17 +76,24 @@ function scanNumber(s: string, start: number, maxDigits: number): number {
   }
   const digits = pos - start;
   if (digits === 0 || (digits > 1 && s.charCodeAt(start) === CH_0)) return -1;
-  scannedNumber = v;
-  return pos;
+  return v * 8 + digits;
 }
 
-let scannedIp = 0;
+/** The value of a {@link scanNumber} result that is not negative. */
+function numberValue(scanned: number): number {
+  return scanned >>> 3;
+}
+
+/** The digit count of a {@link scanNumber} result that is not negative. */
+function numberDigits(scanned: number): number {
+  return scanned & 7;
+}
 
 const ERR_IP = -1;
 
 /**
- * Reads a dotted-decimal IPv4 address at `start` into `scannedIp`; returns the
- * index after it, or `ERR_IP`. Octets are 0-255 without leading zeros (ipset itself
+ * Reads a dotted-decimal IPv4 address at `start`; returns `address * 16 + length`
+ * (read them with {@link ipValue} and {@link ipEnd}), or `ERR_IP`. Octets are 0-255 without leading zeros (ipset itself
  * would read `010` as octal 8, so such text cannot mean what it seems to).
  */
 function scanIPv4(s: string, start: number): number {
@@ -96,12 +105,22 @@ function scanIPv4(s: string, start: number): number {
       if (pos >= n || s.charCodeAt(pos) !== CH_DOT) return ERR_IP;
       pos++;
     }
-    pos = scanNumber(s, pos, 3);
-    if (pos < 0 || scannedNumber > 255) return ERR_IP;
-    value = value * 256 + scannedNumber;
+    const part = scanNumber(s, pos, 3);
+    if (part < 0 || numberValue(part) > 255) return ERR_IP;
+    value = value * 256 + numberValue(part);
+    pos += numberDigits(part);
   }
-  scannedIp = value;
-  return pos;
+  return value * 16 + (pos - start);
+}
+
+/** The address of a {@link scanIPv4} result that is not negative. */
+function ipValue(scanned: number): number {
+  return Math.floor(scanned / 16);
+}
+
+/** The index after the address of a {@link scanIPv4} result at `start` that is not negative. */
+function ipEnd(scanned: number, start: number): number {
+  return start + (scanned - ipValue(scanned) * 16);
 }
 
 function formatIPv4(v: number): string {
@@ -123,33 +142,35 @@ function describeBadAddress(s: string): string {
 
 function canonicalNetMember(member: string): string {
   const n = member.length;
-  let pos = scanIPv4(member, 0);
-  if (pos < 0) {
+  const scanned = scanIPv4(member, 0);
+  if (scanned < 0) {
     const slash = member.indexOf('/');
     const head = slash === -1 ? member : member.slice(0, slash);
-    if (slash !== -1 && scanIPv4(head, 0) === head.length) {
+    const headScanned = scanIPv4(head, 0);
+    if (slash !== -1 && headScanned >= 0 && ipEnd(headScanned, 0) === head.length) {
       throw invalidMember('hash:net', member, 'the prefix length is missing or malformed');
     }
     throw invalidMember('hash:net', member, describeBadAddress(member));
   }
-  const ip = scannedIp;
+  const ip = ipValue(scanned);
+  let pos = ipEnd(scanned, 0);
   let prefix = 32;
   let explicitPrefix = false;
   if (pos < n && member.charCodeAt(pos) === CH_SLASH) {
-    const end = scanNumber(member, pos + 1, 2);
-    if (end < 0 || scannedNumber > 32) {
+    const length = scanNumber(member, pos + 1, 2);
+    if (length < 0 || numberValue(length) > 32) {
       throw invalidMember('hash:net', member, 'the prefix length must be a number 1-32 without leading zeros');
     }
-    if (scannedNumber === 0) {
+    if (numberValue(length) === 0) {
       throw invalidMember(
         'hash:net',
         member,
         'a /0 prefix cannot be stored in a hash:net set (the kernel rejects it: "The value of the CIDR parameter of the IP address is invalid"); use the two halves 0.0.0.0/1 and 128.0.0.0/1 instead',
       );
     }
-    prefix = scannedNumber;
+    prefix = numberValue(length);
     explicitPrefix = true;
-    pos = end;
+    pos += 1 + numberDigits(length);
   }
   let nomatch = false;
   if (pos < n) {
@@ -215,8 +236,8 @@ function scanProtoPort(member: string, pos: number, family: AddressFamily): numb
     hasProto = true;
     pos = colon + 1;
   }
-  const end = scanNumber(member, pos, 5);
-  if (end !== n || scannedNumber > 65535) {
+  const port = scanNumber(member, pos, 5);
+  if (port < 0 || pos + numberDigits(port) !== n || numberValue(port) > 65535) {
     throw invalidMember(
       'hash:ip,port',
       member,
@@ -229,12 +250,13 @@ function scanProtoPort(member: string, pos: number, family: AddressFamily): numb
 
 function canonicalIpPortMember(member: string): string {
   const n = member.length;
-  let pos = scanIPv4(member, 0);
-  if (pos < 0) throw invalidMember('hash:ip,port', member, describeBadAddress(member));
+  const scanned = scanIPv4(member, 0);
+  if (scanned < 0) throw invalidMember('hash:ip,port', member, describeBadAddress(member));
+  let pos = ipEnd(scanned, 0);
   if (pos >= n || member.charCodeAt(pos) !== CH_COMMA) {
     throw invalidMember('hash:ip,port', member, describeMissingPort(member, pos));
   }
-  if (scannedIp === 0) throw invalidMember('hash:ip,port', member, ZERO_ADDRESS);
+  if (ipValue(scanned) === 0) throw invalidMember('hash:ip,port', member, ZERO_ADDRESS);
   const portAt = scanProtoPort(member, pos + 1, 'inet');
   if (portAt >= 0) return member;
   pos = -portAt - 1;
@@ -264,7 +286,8 @@ function scanMemberIPv6(kind: MemberKind, member: string, end: number): void {
 function describeBadAddress6(member: string, start: number, stop: number): string {
   if (member.length === 0) return 'the member is empty';
   if (start === stop) return 'the address is empty';
-  if (scanIPv4(member, start) === stop) {
+  const scanned = scanIPv4(member, start);
+  if (scanned >= 0 && ipEnd(scanned, start) === stop) {
     return 'it is an IPv4 address, and a family inet6 set holds IPv6 addresses only (IPv4 members belong in the family inet set)';
   }
   const c = member.charCodeAt(0);
@@ -287,11 +310,11 @@ function canonicalNet6Member(member: string): string {
   let pos = end;
   let prefix = 128;
   if (pos < n && member.charCodeAt(pos) === CH_SLASH) {
-    const stop = scanNumber(member, pos + 1, 3);
-    if (stop < 0 || scannedNumber > 128) {
+    const length = scanNumber(member, pos + 1, 3);
+    if (length < 0 || numberValue(length) > 128) {
       throw invalidMember('hash:net', member, 'the prefix length must be a number 1-128 without leading zeros', 'inet6');
     }
-    if (scannedNumber === 0) {
+    if (numberValue(length) === 0) {
       throw invalidMember(
         'hash:net',
         member,
@@ -299,8 +322,8 @@ function canonicalNet6Member(member: string): string {
         'inet6',
       );
     }
-    prefix = scannedNumber;
-    pos = stop;
+    prefix = numberValue(length);
+    pos += 1 + numberDigits(length);
   }
   let nomatch = false;
   if (pos < n) {
@@ -420,7 +443,7 @@ export function canonicalMember(kind: MemberKind, member: string, family: Addres
  */
 export function isCanonicalMember(type: MemberKind | 'list:set', member: string, family: AddressFamily = 'inet'): boolean {
   if (typeof member !== 'string') return false;
-  if (type === 'list:set') return setNameProblem(member) === undefined;
+  if (type === 'list:set') return isValidKernelSetName(member);
   if (family === 'inet' && type === 'hash:net' && isCanonicalHost(member)) return true;
   if (type !== 'hash:net' && type !== 'hash:ip,port') return false;
   // Cheap refusal before the scanners: no canonical member is longer than
@@ -527,10 +550,11 @@ export function formatHostAddress(address: number): string {
  * the member spans of a save are.
  */
 export function hostAddressIn(s: string, start: number, end: number): number {
-  const pos = scanIPv4(s, start);
-  if (pos < 0 || pos > end) return -1;
-  if (pos === end) return scannedIp;
-  return end - pos === NOMATCH_LEN && s.startsWith(NOMATCH, pos) ? scannedIp : -1;
+  const scanned = scanIPv4(s, start);
+  if (scanned < 0) return -1;
+  const pos = ipEnd(scanned, start);
+  if (pos === end) return ipValue(scanned);
+  return pos < end && end - pos === NOMATCH_LEN && s.startsWith(NOMATCH, pos) ? ipValue(scanned) : -1;
 }
 
 /**
@@ -603,47 +627,4 @@ export function stripNomatch(member: string): string {
  */
 export function entryKey(member: string): string {
   return stripNomatch(member);
-}
-
-/** Why `name` is not a valid kernel set name, or `undefined` when it is. */
-function setNameProblem(name: unknown): string | undefined {
-  if (typeof name !== 'string') return 'it is not a string';
-  const n = name.length;
-  if (n === 0) return 'it is empty';
-  if (n > 31) return `it is ${n} characters long (at most 31)`;
-  if (name.charCodeAt(0) === 45) return 'it starts with "-" (ipset would read it as an option)';
-  for (let i = 0; i < n; i++) {
-    const c = name.charCodeAt(i);
-    // Printable ASCII without space; `#` starts a comment and `"` toggles quoting in restore files.
-    if (c <= 32 || c >= 127) return `it contains ${quote(name[i])} (only printable ASCII without whitespace)`;
-    if (c === 35) return 'it contains "#"';
-    if (c === 34) return 'it contains a double quote';
-  }
-  return undefined;
-}
-
-/**
- * True when `name` can be a kernel set name (and a list:set member) in a restore
- * file: 1–31 printable ASCII characters, no whitespace, `#` or `"`, not starting with `-`.
- */
-export function isValidKernelSetName(name: string): boolean {
-  return setNameProblem(name) === undefined;
-}
-
-/**
- * Validates a kernel set name or list member name (see {@link isValidKernelSetName})
- * and returns it.
- *
- * @throws IpsetsError `INVALID_SET_NAME` quoting the name and saying why.
- */
-export function validateSetName(name: string): string {
-  const problem = setNameProblem(name);
-  if (problem !== undefined) {
-    throw new IpsetsError(
-      'INVALID_SET_NAME',
-      `Invalid set name ${quote(name)}: ${problem}; expected 1-31 printable ASCII characters without whitespace, "#" or quotes, not starting with "-".`,
-      { details: { name, reason: problem } },
-    );
-  }
-  return name;
 }

@@ -5,18 +5,20 @@
 import { IpsetsError, quote } from '../errors.js';
 import { sha256, utf8Bytes } from './sha256.js';
 import type { NamingScheme } from '../types.js';
-import { isValidKernelSetName, validateSetName } from './members.js';
+import { MAX_KERNEL_NAME_LENGTH, checkSetName, isValidKernelSetName } from './set-names.js';
+
+export { MAX_KERNEL_NAME_LENGTH } from './set-names.js';
 
 export { sha256, sha256Hex, utf8Bytes } from './sha256.js';
 
 /** Default owner prefix of kernel names, as in Azure NPM. */
 export const DEFAULT_OWNER = 'azure-npm-';
 
-/** Longest set name the kernel accepts (docs/ipset-semantics.md §7). */
-export const MAX_KERNEL_NAME_LENGTH = 31;
+/** The naming scheme when none is given: `sha256-base36`. */
+export const DEFAULT_NAMING_SCHEME: NamingScheme = 'sha256-base36';
 
 /** The naming schemes, default first. */
-export const NAMING_SCHEMES: readonly NamingScheme[] = Object.freeze(['sha256-base36', 'fnv32'] as NamingScheme[]);
+export const NAMING_SCHEMES: readonly NamingScheme[] = Object.freeze([DEFAULT_NAMING_SCHEME, 'fnv32'] as NamingScheme[]);
 
 /** Longest digest each scheme produces. */
 export const DIGEST_LENGTH: Readonly<Record<NamingScheme, number>> = Object.freeze({
@@ -56,7 +58,7 @@ export function sha256Base36(text: string): string {
 }
 
 /** The digest part of a kernel name under `scheme`. */
-export function nameDigest(prefixedName: string, scheme: NamingScheme = 'sha256-base36'): string {
+export function nameDigest(prefixedName: string, scheme: NamingScheme = DEFAULT_NAMING_SCHEME): string {
   switch (scheme) {
     case 'sha256-base36':
       return sha256Base36(prefixedName);
@@ -72,12 +74,12 @@ export function nameDigest(prefixedName: string, scheme: NamingScheme = 'sha256-
 }
 
 /**
- * Checks a kernel set name: 1–31 printable ASCII characters without whitespace, `#`
- * or `"`, not starting with `-` (the rule of `members.ts`, so that a name can never
+ * Checks a kernel set name: 1–31 printable ASCII characters without whitespace, quotes
+ * or `#`, not starting with `-` (the rule of `set-names.ts`, so that a name can never
  * change the meaning of a restore line). Throws `INVALID_SET_NAME`.
  */
 export function validateKernelSetName(name: unknown): asserts name is string {
-  validateSetName(name as string);
+  checkSetName(name, 'kernel');
 }
 
 /** Shortest owner prefix: a one-letter prefix would claim a large part of every name space. */
@@ -90,7 +92,7 @@ export const OWNER_SEPARATORS = '-_.:';
 function ownerProblem(owner: unknown): string | undefined {
   if (typeof owner !== 'string' || owner.length === 0) return 'it is empty';
   if (!isValidKernelSetName(owner.slice(0, MAX_KERNEL_NAME_LENGTH))) {
-    return 'it must be printable ASCII characters without whitespace, "#" or quotes, not starting with "-"';
+    return 'it must be printable ASCII characters without whitespace, quotes or "#", not starting with "-"';
   }
   if (owner.length < MIN_OWNER_LENGTH) return `it is ${owner.length} character(s) long (at least ${MIN_OWNER_LENGTH})`;
   if (!OWNER_SEPARATORS.includes(owner[owner.length - 1]!)) {
@@ -106,7 +108,7 @@ function ownerProblem(owner: unknown): string | undefined {
  * characters. A prefix such as `f` or `kube` would claim sets that merely start with
  * the same letters (`foo`, `fw-ref`, `kubelet`). Throws `INVALID_ARGUMENT`.
  */
-export function validateOwner(owner: unknown, scheme: NamingScheme = 'sha256-base36'): asserts owner is string {
+export function validateOwner(owner: unknown, scheme: NamingScheme = DEFAULT_NAMING_SCHEME): asserts owner is string {
   const digestLength = DIGEST_LENGTH[scheme];
   if (digestLength === undefined) nameDigest('', scheme);
   const maxOwner = MAX_KERNEL_NAME_LENGTH - (digestLength ?? 0);
@@ -178,7 +180,7 @@ export function isOwnedSetName(name: string, owner: string): boolean {
  */
 export function kernelName(prefixedName: string, options: KernelNameOptions = {}): string {
   const owner = options.owner ?? DEFAULT_OWNER;
-  const scheme = options.scheme ?? 'sha256-base36';
+  const scheme = options.scheme ?? DEFAULT_NAMING_SCHEME;
   validateOwner(owner, scheme);
   if (typeof prefixedName !== 'string') {
     throw new IpsetsError('INVALID_SET_NAME', `expected a prefixed set name string, got ${quote(prefixedName)}`);

@@ -3,6 +3,7 @@
  * and kernel create specs.
  */
 import { IpsetsError, quote } from '../errors.js';
+import { checkSetName } from './set-names.js';
 import type { AddressFamily, CreateSpec, KernelSetType, SetKind, SetMetadata, SetType } from '../types.js';
 
 /** Everything the model knows about one {@link SetType}. */
@@ -179,23 +180,14 @@ export function sameSetFamily(a: SetType, b: SetType): boolean {
   return ia.prefix === ib.prefix && ia.kind === ib.kind && ia.createSpec === ib.createSpec;
 }
 
-// Whitespace and control characters would make names unreadable in reports and
-// ambiguous in logs; they are never part of a Kubernetes name or label.
-// eslint-disable-next-line no-control-regex
-const BAD_NAME_CHARS = /[\s\u0000-\u001f\u007f]/;
-
 /**
- * Checks an unprefixed set name: a non-empty string without whitespace or control
- * characters. Throws `INVALID_SET_NAME`. (The kernel never sees it: kernel names are digests.)
+ * Checks an unprefixed set name with the set-name rule (model/set-names.ts, role `set`:
+ * 1-512 printable ASCII characters without whitespace, quotes or `#`, not starting with
+ * `-`). The kernel never sees it (kernel names are digests), but reports, logs and the
+ * desired file do. Throws `INVALID_SET_NAME`.
  */
 export function validateUnprefixedName(name: unknown): asserts name is string {
-  if (typeof name !== 'string' || name.length === 0 || BAD_NAME_CHARS.test(name)) {
-    throw new IpsetsError(
-      'INVALID_SET_NAME',
-      `invalid set name ${quote(name)}: expected a non-empty string without whitespace or control characters`,
-      { details: { name } },
-    );
-  }
+  checkSetName(name, 'set');
 }
 
 /** Validates `meta` (known type, valid name) and returns it. Throws `INVALID_SET_TYPE` or `INVALID_SET_NAME`. */
@@ -214,8 +206,22 @@ export function validateSetMetadata(meta: SetMetadata): SetMetadata {
  * (`podlabel-app:web inet6`).
  */
 export function prefixedName(meta: SetMetadata): string {
-  const info = setTypeInfo(meta.type, meta.family);
-  return info.family === 'inet6' ? info.prefix + meta.name + INET6_NAME_SUFFIX : info.prefix + meta.name;
+  return prefixedNameOf(setTypeInfo(meta.type, meta.family), meta.name);
+}
+
+/** The prefixed name of the set named `name` with type info `info` (of either family): the one place the inet6 sibling's name is made. */
+export function prefixedNameOf(info: SetTypeInfo, name: string): string {
+  return info.family === 'inet6' ? inet6SiblingName(info.prefix + name) : info.prefix + name;
+}
+
+/** The prefixed name of the `inet6` sibling of the set whose (inet) prefixed name is `prefixed`. */
+export function inet6SiblingName(prefixed: string): string {
+  return prefixed + INET6_NAME_SUFFIX;
+}
+
+/** The (inet) prefixed name whose sibling is `sibling` ({@link inet6SiblingName} undone). */
+export function inetNameOfSibling(sibling: string): string {
+  return sibling.slice(0, -INET6_NAME_SUFFIX.length);
 }
 
 const LIST_PREFIXES: readonly string[] = [...new Set(Object.values(INFO).filter((i) => i.kind === 'list').map((i) => i.prefix))];

@@ -8,7 +8,7 @@
  * time `ipset save` took to print it.
  */
 import { quote } from '../errors.js';
-import { NOMATCH_FLAG, formatHostAddress, hostAddressIn } from '../model/members.js';
+import { NOMATCH, NOMATCH_FLAG, formatHostAddress, hostAddressIn } from '../model/members.js';
 import type { ParseProblem, SavedSet, SaveSnapshot, SetHeader } from '../types.js';
 
 /**
@@ -27,7 +27,6 @@ const TAB = 9;
 const HASH = 35;
 const DOT = 46;
 const ZERO = 48;
-const NOMATCH = ' nomatch';
 
 function isBlank(c: number): boolean {
   return c === SPACE || c === TAB || c === CR;
@@ -459,7 +458,7 @@ export class MemberSpans {
     this.store = store;
   }
 
-  /** The array that holds member `i` at `offset + i` (read it after parsing: the store grows while it lasts). */
+  /** The array that holds member `i` at `offset + i`, for the parser's own loops (the store grows while parsing lasts). */
   get values(): Float64Array {
     return this.own ?? this.store.values;
   }
@@ -527,6 +526,34 @@ export class MemberSpans {
   pushString(member: string): void {
     (this.strings ??= new Map()).set(this.count, member);
     this.pushOther(0, 0);
+  }
+
+  /** The number of members. */
+  get length(): number {
+    return this.count;
+  }
+
+  /** Member `i` as a string (as `ipset save` printed it, ` nomatch` kept). */
+  at(i: number): string {
+    return this.member(i);
+  }
+
+  /**
+   * `hostValue` of member `i` (see model/members.ts), read while parsing: the address
+   * of a canonical IPv4 host, plus `NOMATCH_FLAG` with ` nomatch`; -1 for any other member.
+   */
+  hostValue(i: number): number {
+    const v = this.values[this.offset + i]!;
+    return v < 0 ? -1 : v;
+  }
+
+  /**
+   * {@link hostValue} of every member at once, for a loop over a million: entry `i` is
+   * member `i`'s value when it is a host, negative when it is not (then read it with
+   * {@link at}). A view of the parser's array, made once per call: read, never write.
+   */
+  hostValues(): Float64Array {
+    return this.values.subarray(this.offset, this.offset + this.count);
   }
 
   /** Member `i` as a string. */

@@ -1,51 +1,37 @@
 /**
- * Plans kept as runs of member lines until someone reads their lines.
+ * Plans held as pieces: single lines and runs of member lines.
  *
  * A million-line apply plan is a million line objects, and allocating them (and the
  * collector copying them) was most of planning's time, although the usual reader, the
- * renderer, needs only each set's members in order. A planner may therefore hand out a
- * plan whose `lines` are made on first read: the plan holds pieces — single lines, and
- * {@link MemberRun}s, runs of add or del lines of one set that differ only in their
- * member — and `plan.lines` expands them into exactly the {@link PlanLine}s the planner
- * would have made (same fields, same order, same indices). From then on the plan is an
- * ordinary plan: `lines` is a data property, its array and its objects may be read and
- * changed like any other plan's, and the pieces are forgotten, so a change to the lines
- * is never shadowed by them.
+ * renderer, needs only each set's members in order. A planner therefore hands out a
+ * large plan with {@link RestorePlan.pieces}: single lines, and {@link MemberRun}s,
+ * runs of add or del lines of one set that differ only in their member. The pieces are
+ * the plan; `plan.lines` is their expansion ({@link expandPieces}: exactly the
+ * {@link PlanLine}s the planner would have made, same fields, order and indices), made
+ * on first read and frozen, so it never disagrees with the pieces; a copy of the plan
+ * with other lines is read through those ({@link PlanPieces.of}).
  *
- * Readers inside core that can use the pieces ({@link planPieces}) do so while the
- * lines have not been read; everything else reads `plan.lines` as before.
+ * Readers inside core read {@link planPieces} and {@link planLineCount}; everything
+ * else reads `plan.lines` as before.
  */
-import type { ErrorHandler, PlanLine, PlanNote, RestorePlan } from './plan-types.js';
+import type { MemberRun, PlanLine, PlanNote, PlanPiece, PlanPieces, RestorePlan } from './plan-types.js';
 
-/** A run of add (or del) lines of one set that differ only in their member. */
-export interface MemberRun {
-  readonly op: 'add' | 'del';
-  readonly set: string;
-  readonly section: string;
-  readonly onError: readonly ErrorHandler[];
-  /** One line per member, in order. */
-  readonly members: readonly string[];
-}
-
-/** A piece of a plan: one line, or a run of member lines. */
-export type PlanPiece = PlanLine | MemberRun;
+export type { MemberRun, PlanPiece } from './plan-types.js';
 
 /** True when `piece` is a run of member lines. */
 export function isMemberRun(piece: PlanPiece): piece is MemberRun {
   return (piece as Partial<MemberRun>).members !== undefined;
 }
 
-/** The pieces of plans whose lines have not been read yet. */
-const PIECES = new WeakMap<RestorePlan, readonly PlanPiece[]>();
-
 /**
- * Plans of at most this many lines get their line objects at once: deferring costs a
- * few microseconds per plan, which a one-pod change (a handful of lines) would feel.
+ * Plans of at most this many lines get their line objects at once and no pieces:
+ * deferring costs a few microseconds per plan, which a one-pod change (a handful of
+ * lines) would feel.
  */
 export const SMALL_PLAN_LINES = 64;
 
 /** The line objects of `pieces`, as the planner would have made them. */
-function expand(pieces: readonly PlanPiece[]): PlanLine[] {
+export function expandPieces(pieces: readonly PlanPiece[]): PlanLine[] {
   const lines: PlanLine[] = [];
   for (const piece of pieces) {
     if (!isMemberRun(piece)) {
@@ -59,54 +45,76 @@ function expand(pieces: readonly PlanPiece[]): PlanLine[] {
 }
 
 /**
- * A plan whose lines are `pieces` expanded, made when `lines` is first read (see the
- * module documentation; a plan of at most {@link SMALL_PLAN_LINES} lines is a plain
- * plan at once). Fields are in the order of a plain plan: `lines`, `notes` (when
- * given), `basis`.
+ * {@link PlanPieces} of a planner's plan. The lines are made once; another plan object
+ * carrying these pieces gets them only while its `lines` are these lines (a spread of
+ * the plan), not with other lines (a spread with new lines).
+ */
+class RunPieces implements PlanPieces {
+  readonly lineCount: number;
+  readonly #pieces: readonly PlanPiece[];
+  #plan: RestorePlan | undefined;
+  #lines: PlanLine[] | undefined;
+
+  constructor(pieces: readonly PlanPiece[], lineCount: number) {
+    this.#pieces = pieces;
+    this.lineCount = lineCount;
+  }
+
+  /** Makes these the pieces of `plan` (once, by the planner). */
+  belongTo(plan: RestorePlan): void {
+    this.#plan = plan;
+  }
+
+  get linesMade(): boolean {
+    return this.#lines !== undefined;
+  }
+
+  of(plan: RestorePlan): readonly PlanPiece[] | undefined {
+    // The plan's own `lines` cannot change (no setter, a frozen array); a copy's can.
+    return plan === this.#plan || (this.#lines !== undefined && plan.lines === this.#lines) ? this.#pieces : undefined;
+  }
+
+  lines(): PlanLine[] {
+    return (this.#lines ??= Object.freeze(expandPieces(this.#pieces)) as PlanLine[]);
+  }
+}
+
+/**
+ * The plan of `pieces`: for at most {@link SMALL_PLAN_LINES} lines a plain plan of
+ * their lines; else a plan with {@link RestorePlan.pieces} and a `lines` getter that
+ * expands them once (an own enumerable property of the object literal: spreads and
+ * JSON see the lines). Fields are in the order `lines`, `pieces`, `notes` (when
+ * given), `basis` (when given: a reconcile plan has none).
  */
 export function planFromPieces(pieces: readonly PlanPiece[], notes: PlanNote[] | undefined, basis: unknown): RestorePlan {
-  if (countLines(pieces) <= SMALL_PLAN_LINES) {
-    const lines = expand(pieces);
-    const small: RestorePlan = notes === undefined ? { lines } : { lines, notes };
+  const count = countLines(pieces);
+  if (count <= SMALL_PLAN_LINES) {
+    const lines = expandPieces(pieces);
+    const small: { lines: PlanLine[]; notes?: PlanNote[]; basis?: unknown } = notes === undefined ? { lines } : { lines, notes };
     if (basis !== undefined) small.basis = basis;
     return small;
   }
-  const plan = {} as RestorePlan;
-  let lines: PlanLine[] | undefined;
-  const settle = (value: PlanLine[]): void => {
-    lines = value;
-    PIECES.delete(plan);
-    // A frozen plan keeps the accessor, which goes on returning the same array.
-    if (Object.isExtensible(plan)) Object.defineProperty(plan, 'lines', { value, writable: true, enumerable: true, configurable: true });
+  const runs = new RunPieces(pieces, count);
+  const plan: { readonly lines: PlanLine[]; readonly pieces: PlanPieces; notes?: PlanNote[]; basis?: unknown } = {
+    get lines(): PlanLine[] {
+      return runs.lines();
+    },
+    pieces: runs,
   };
-  Object.defineProperty(plan, 'lines', {
-    get(): PlanLine[] {
-      if (lines === undefined) settle(expand(pieces));
-      return lines!;
-    },
-    set(value: PlanLine[]): void {
-      if (Object.isFrozen(plan)) throw new TypeError("Cannot assign to read only property 'lines' of a frozen plan");
-      settle(value);
-    },
-    enumerable: true,
-    configurable: true,
-  });
+  runs.belongTo(plan);
   if (notes !== undefined) plan.notes = notes;
-  // A reconcile plan has no basis (and no `basis` key, as before runs).
   if (basis !== undefined) plan.basis = basis;
-  PIECES.set(plan, pieces);
   return plan;
 }
 
-/** The pieces of `plan` while its lines have not been read, else `undefined` (read `plan.lines`). */
+/** The pieces of `plan` while they are its lines (see {@link PlanPieces.of}), else `undefined` (read `plan.lines`). */
 export function planPieces(plan: RestorePlan): readonly PlanPiece[] | undefined {
-  return PIECES.get(plan);
+  return plan.pieces?.of(plan);
 }
 
 /** The number of lines of `plan`, without making its line objects. */
 export function planLineCount(plan: RestorePlan): number {
-  const pieces = PIECES.get(plan);
-  return pieces === undefined ? plan.lines.length : countLines(pieces);
+  return planPieces(plan) === undefined ? plan.lines.length : plan.pieces!.lineCount;
 }
 
 function countLines(pieces: readonly PlanPiece[]): number {

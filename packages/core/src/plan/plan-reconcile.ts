@@ -49,7 +49,8 @@ import { RECONCILE_HANDLERS, addOrUpdateSection, deleteSection } from './handler
 import type { GrowthPolicy } from './rebuild.js';
 import type { SetCapacity } from '../model/capacity.js';
 import { IpsetsError, quote } from '../errors.js';
-import { NOMATCH_FLAG, canonicalMember, entryKey, hostValue, isCanonicalMember, validateSetName } from '../model/members.js';
+import { NOMATCH_FLAG, canonicalMember, entryKey, hostValue, isCanonicalMember } from '../model/members.js';
+import { validateSetName } from '../model/set-names.js';
 import { unreadMemberSpans } from '../parse/save-parser.js';
 import { planFromPieces } from './line-runs.js';
 import type { PlanPiece } from './line-runs.js';
@@ -125,6 +126,8 @@ class HostTable {
   private readonly slots: Int32Array;
   private readonly mask: number;
   private readonly shift: number;
+  /** What {@link touchStrings} read for this table, kept so that its reads are not optimised away. */
+  touched = 0;
 
   /** Slots a table for `capacity` members takes from a {@link HostTablePool}. */
   static size(capacity: number): number {
@@ -194,22 +197,19 @@ class HostTablePool {
 /** Desired members read per block: see {@link touchStrings}. */
 const PREFETCH = 64;
 
-/** Keeps {@link touchStrings}'s reads from being optimised away. */
-let touched = 0;
-
 /**
  * Reads the length of each string in `members[from, to)` before they are parsed. The
  * manager's member strings lie all over the heap: parsed one after the other each
  * waits for its own cache miss, while these independent reads wait for many at once
- * (measured: the first read of a million desired members 215 → 125 ms).
+ * (measured: the first read of a million desired members 215 → 125 ms). Returns
+ * `sum` plus the lengths read (modulo 2^16), for the caller to keep.
  */
-function touchStrings(members: readonly unknown[], from: number, to: number): void {
-  let sum = touched;
+function touchStrings(members: readonly unknown[], from: number, to: number, sum: number): number {
   for (let i = from; i < to; i++) {
     const m = members[i];
     if (typeof m === 'string') sum += m.length;
   }
-  touched = sum & 0xffff;
+  return sum & 0xffff;
 }
 
 type Fate = 'keep' | 'destroy' | 'stay' | 'recreate' | 'conflict-stay' | 'rebuild';
@@ -263,7 +263,7 @@ function validateDesired(desired: DesiredState): Map<string, Wanted> {
     const n = input.length;
     for (let block = 0; block < n; block += PREFETCH) {
       const blockEnd = Math.min(n, block + PREFETCH);
-      if (hosts !== undefined) touchStrings(input, block, blockEnd);
+      if (hosts !== undefined) hosts.touched = touchStrings(input, block, blockEnd, hosts.touched);
       for (let i = block; i < blockEnd; i++) {
         const raw = input[i]!;
         const at = members === undefined ? i : members.length;
@@ -501,16 +501,15 @@ export function planReconcile(
       // read: a host member is a number, and only members that get a line become
       // strings (a million unchanged members make no garbage).
       const spans = unreadMemberSpans(saved);
-      const values = spans?.values;
-      const offset = spans?.offset ?? 0;
+      const values = spans?.hostValues();
       const list = spans === undefined ? saved.members : undefined;
-      const count = spans?.count ?? list!.length;
+      const count = spans?.length ?? list!.length;
       for (let i = 0; i < count; i++) {
         let m: string | undefined;
         // The parser read a host's value on the way; any other member is read here.
-        let v = values === undefined ? -1 : values[offset + i]!;
+        let v = values === undefined ? -1 : values[i]!;
         if (v < 0 || hosts === undefined) {
-          m = list === undefined ? spans!.member(i) : list[i]!;
+          m = list === undefined ? spans!.at(i) : list[i]!;
           v = hosts === undefined ? -1 : hostValue(m);
         }
         const nomatch = v >= NOMATCH_FLAG;
@@ -530,7 +529,7 @@ export function planReconcile(
         }
         // Only a member hostValue read (a canonical host by construction) or one
         // isCanonicalMember accepts is written into a line.
-        m ??= spans!.member(i);
+        m ??= spans!.at(i);
         if (address >= 0 || isCanonicalMember(type, m, familyOfSpec(w.set.spec))) {
           // Not desired, or its nomatch flag switches: delete (and add back below).
           line({ op: 'del', set: name, member: m, section, onError: RECONCILE_HANDLERS.delFromSet });

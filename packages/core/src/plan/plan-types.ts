@@ -58,9 +58,54 @@ export interface PlanNote {
   message: string;
 }
 
+/** A run of add (or del) lines of one set that differ only in their member. */
+export interface MemberRun {
+  readonly op: 'add' | 'del';
+  readonly set: string;
+  readonly section: string;
+  readonly onError: readonly ErrorHandler[];
+  /** One line per member, in order. */
+  readonly members: readonly string[];
+}
+
+/** A piece of a plan: one line, or a run of member lines ({@link RestorePlan.pieces}). */
+export type PlanPiece = PlanLine | MemberRun;
+
+/**
+ * The pieces of a plan: single lines and runs of member lines of one set
+ * ({@link MemberRun}, one line per member, with the run's fields), whose expansion is
+ * the plan's `lines`, line for line.
+ */
+export interface PlanPieces {
+  /** The number of lines, without making them. */
+  readonly lineCount: number;
+  /** True once the line objects were made ({@link lines}, or a read of the plan's `lines`). */
+  readonly linesMade: boolean;
+  /**
+   * The pieces, for the plan they were made for and a copy of it whose `lines` are
+   * theirs; `undefined` for any other plan (a copy with other lines,
+   * `{ ...plan, lines }`), which is read through its lines.
+   */
+  of(plan: RestorePlan): readonly PlanPiece[] | undefined;
+  /** The lines, made on the first call and frozen (what the plan's `lines` gives). */
+  lines(): PlanLine[];
+}
+
 /** An ordered list of restore lines with their recovery rules. */
 export interface RestorePlan {
-  lines: PlanLine[];
+  /**
+   * The lines, in order. In a plan that has {@link pieces} they are those pieces
+   * expanded, made on first read (later reads give the same array) and read-only: the
+   * array is frozen and the property has no setter, so a change can never disagree with
+   * the pieces the renderer reads. To change such a plan, make a new one from its lines.
+   */
+  readonly lines: PlanLine[];
+  /**
+   * The plan as pieces: planners hold a large plan's member lines as runs so that
+   * planning and rendering make no object per member. A plan written by hand leaves it
+   * out and is its `lines`.
+   */
+  readonly pieces?: PlanPieces;
   notes?: PlanNote[];
   /**
    * Opaque token of the manager state the plan was made from; `manager.commit(report)`

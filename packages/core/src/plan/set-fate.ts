@@ -24,7 +24,7 @@
  * it holds are orphans of a crashed rebuild, removed by the planner (or reported when
  * something references them).
  */
-import { DEFAULT_HASHSIZE, effectiveCapacity } from '../model/capacity.js';
+import { DEFAULT_HASHSIZE, DEFAULT_MAXELEM, effectiveCapacity } from '../model/capacity.js';
 import type { SetCapacity } from '../model/capacity.js';
 import { quote } from '../errors.js';
 import { familyOfSpec, kernelTypeOfSpec } from '../model/set-types.js';
@@ -35,17 +35,15 @@ import type { CreateSpec, PlanNote, SavedSet } from '../types.js';
 /** What a planner does with one owned set. */
 export type SetFate = 'keep' | 'patch' | 'rebuild' | 'recreate' | 'destroy' | 'in-use' | 'conflict';
 
-const DEFAULT_MAXELEM = 65536;
 const DEFAULT_LIST_SIZE = '8';
 
 const VALUED_OPTIONS: ReadonlySet<string> = new Set(['family', 'hashsize', 'maxelem', 'netmask', 'timeout', 'bucketsize', 'initval', 'size', 'markmask']);
 
-/** The last options {@link parseOptions} read: deciding one set's fate reads its options several times in a row. */
-let lastOptions: { text: string; parsed: ReadonlyMap<string, string> } | undefined;
-
-/** Parses a save create-line tail (`family inet hashsize 1024 maxelem 65536 …`) into options. */
+/**
+ * Parses a save create-line tail (`family inet hashsize 1024 maxelem 65536 …`) into
+ * options ({@link savedFate} parses a set's options once and hands them on).
+ */
 export function parseOptions(options: string): ReadonlyMap<string, string> {
-  if (lastOptions?.text === options) return lastOptions.parsed;
   const out = new Map<string, string>();
   const tokens = options.split(/\s+/).filter((t) => t !== '');
   for (let i = 0; i < tokens.length; i++) {
@@ -53,24 +51,22 @@ export function parseOptions(options: string): ReadonlyMap<string, string> {
     if (VALUED_OPTIONS.has(t) && i + 1 < tokens.length) out.set(t, tokens[++i]!);
     else out.set(t, '');
   }
-  lastOptions = { text: options, parsed: out };
   return out;
 }
 
-/** The kernel set's maxelem, from its save options. */
-export function savedMaxelem(saved: SavedSet): number {
-  return Number(parseOptions(saved.options).get('maxelem') ?? DEFAULT_MAXELEM);
+/** The kernel set's maxelem, from its parsed save options. */
+function savedMaxelem(opts: ReadonlyMap<string, string>): number {
+  return Number(opts.get('maxelem') ?? DEFAULT_MAXELEM);
 }
 
 /**
- * Why `-N name --exist <spec>` would fail on `saved` (or create a set the desired
- * members do not fit), or `undefined` when the kernel set is compatible
- * (docs/ipset-semantics.md §2.6: hashsize is not compared, the rest is).
+ * Why `-N name --exist <spec>` would fail on `saved` (with its options `opts`, parsed)
+ * (or create a set the desired members do not fit), or `undefined` when the kernel set
+ * is compatible (docs/ipset-semantics.md §2.6: hashsize is not compared, the rest is).
  */
-export function conflictOf(saved: SavedSet, spec: CreateSpec, capacity: SetCapacity): string | undefined {
+function conflictOf(saved: SavedSet, opts: ReadonlyMap<string, string>, spec: CreateSpec, capacity: SetCapacity): string | undefined {
   const type = kernelTypeOfSpec(spec);
   if (saved.type !== type) return `kernel type ${quote(saved.type)} differs from ${quote(type)} (spec ${quote(spec)})`;
-  const opts = parseOptions(saved.options);
   for (const extra of ['timeout', 'netmask', 'markmask', 'counters', 'comment', 'skbinfo']) {
     if (opts.has(extra)) return `kernel set has ${quote(extra)}, which spec ${quote(spec)} does not create`;
   }
@@ -137,11 +133,10 @@ export function grownBefore(kernelMaxelem: number, spec: CreateSpec, capacity: S
  * swap). Rebuilt: a maxelem other than the target, or a hashsize below the one asked
  * for (a larger one is the kernel's own growth).
  */
-export function rebuildReason(saved: SavedSet, spec: CreateSpec, capacity: SetCapacity): string | undefined {
-  const opts = parseOptions(saved.options);
-  const kernelMaxelem = savedMaxelem(saved);
+function rebuildReason(saved: SavedSet, opts: ReadonlyMap<string, string>, spec: CreateSpec, capacity: SetCapacity): string | undefined {
+  const kernelMaxelem = savedMaxelem(opts);
   // Everything but maxelem must match, or swap is refused (or would change other options).
-  if (conflictOf(saved, spec, { ...capacity, maxelem: kernelMaxelem }) !== undefined) return undefined;
+  if (conflictOf(saved, opts, spec, { ...capacity, maxelem: kernelMaxelem }) !== undefined) return undefined;
   const wantedMaxelem = effectiveCapacity(spec, capacity).maxelem;
   if (kernelMaxelem !== wantedMaxelem) return `maxelem ${kernelMaxelem} → ${wantedMaxelem}`;
   const hashsize = Number(opts.get('hashsize') ?? DEFAULT_HASHSIZE);
@@ -167,13 +162,14 @@ export interface SavedFate {
  */
 export function savedFate(saved: SavedSet, spec: CreateSpec, capacity: SetCapacity, count: number, growth: GrowthPolicy, free: boolean | undefined, recreate = true): SavedFate {
   let target = capacity;
+  const opts = parseOptions(saved.options);
   if (kernelTypeOfSpec(spec) !== 'list:set') {
-    const grown = grownBefore(savedMaxelem(saved), spec, capacity, count, growth);
+    const grown = grownBefore(savedMaxelem(opts), spec, capacity, count, growth);
     if (grown !== undefined) target = { ...capacity, maxelem: grown };
-    const rebuild = rebuildReason(saved, spec, target);
+    const rebuild = rebuildReason(saved, opts, spec, target);
     if (rebuild !== undefined) return { fate: 'rebuild', capacity: target, reason: rebuild };
   }
-  const conflict = conflictOf(saved, spec, target);
+  const conflict = conflictOf(saved, opts, spec, target);
   if (conflict === undefined) return { fate: 'keep', capacity: target };
   return { fate: recreate && free !== false ? 'recreate' : 'conflict', capacity: target, reason: conflict };
 }

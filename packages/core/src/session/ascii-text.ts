@@ -20,28 +20,18 @@ const FALLBACK_CHUNK = 8192;
 /** Texts up to this long are made with `String.fromCharCode`: cheaper than a decoder call for a few lines. */
 const SMALL_TEXT = 1024;
 
-let decoderType: unknown;
-let decoder: AsciiDecoder | undefined;
-
 /**
  * The platform's UTF-8 decoder (ASCII is UTF-8), or `undefined` in an engine without
- * one: core also runs in embedders that have only the ECMAScript globals. One decoder
- * is kept (it holds no state between calls), made again if the global changes.
+ * one: core also runs in embedders that have only the ECMAScript globals.
  */
 function platformDecoder(): AsciiDecoder | undefined {
   const ctor = (globalThis as { TextDecoder?: new () => AsciiDecoder }).TextDecoder;
-  if (ctor !== decoderType) {
-    decoderType = ctor;
-    decoder = typeof ctor === 'function' ? new ctor() : undefined;
-  }
-  return decoder;
+  return typeof ctor === 'function' ? new ctor() : undefined;
 }
 
-/** `bytes` (ASCII) as a string. */
-export function decodeAscii(bytes: Uint8Array): string {
-  if (bytes.length <= SMALL_TEXT) return String.fromCharCode.apply(null, bytes as unknown as number[]);
-  const platform = platformDecoder();
-  if (platform !== undefined) return platform.decode(bytes);
+/** `bytes` (ASCII, longer than {@link SMALL_TEXT}) as a string, through `decoder` when there is one. */
+function decodeLargeAscii(bytes: Uint8Array, decoder: AsciiDecoder | undefined): string {
+  if (decoder !== undefined) return decoder.decode(bytes);
   const parts: string[] = [];
   for (let i = 0; i < bytes.length; i += FALLBACK_CHUNK) {
     parts.push(String.fromCharCode.apply(null, bytes.subarray(i, i + FALLBACK_CHUNK) as unknown as number[]));
@@ -64,6 +54,8 @@ export class AsciiChunks {
   pos = 0;
   private buf: Uint8Array;
   private readonly parts: string[] = [];
+  /** The platform's decoder, made for the first text longer than {@link SMALL_TEXT} (`null` until then). */
+  private decoder: AsciiDecoder | undefined | null = null;
 
   /** @param expected the expected length of the whole text, to size a small text's buffer. */
   constructor(expected: number) {
@@ -74,7 +66,7 @@ export class AsciiChunks {
   room(bytes: number): Uint8Array {
     if (this.pos + bytes <= this.buf.length) return this.buf;
     if (this.pos > 0) {
-      this.parts.push(decodeAscii(this.buf.subarray(0, this.pos)));
+      this.parts.push(this.decode(this.buf.subarray(0, this.pos)));
       this.pos = 0;
     }
     if (bytes > this.buf.length) this.buf = new Uint8Array(Math.max(bytes, Math.min(CHUNK_BYTES, 2 * this.buf.length)));
@@ -83,10 +75,17 @@ export class AsciiChunks {
 
   /** Everything written, as one string. */
   text(): string {
-    const last = this.pos === 0 ? '' : decodeAscii(this.buf.subarray(0, this.pos));
+    const last = this.pos === 0 ? '' : this.decode(this.buf.subarray(0, this.pos));
     if (this.parts.length === 0) return last;
     if (last !== '') this.parts.push(last);
     return this.parts.join('');
+  }
+
+  /** `bytes` (ASCII) as a string. */
+  private decode(bytes: Uint8Array): string {
+    if (bytes.length <= SMALL_TEXT) return String.fromCharCode.apply(null, bytes as unknown as number[]);
+    if (this.decoder === null) this.decoder = platformDecoder();
+    return decodeLargeAscii(bytes, this.decoder);
   }
 }
 

@@ -17,7 +17,8 @@
  */
 import { createSpecText, validateCapacity } from '../model/capacity.js';
 import { IpsetsError, quote } from '../errors.js';
-import { copyCanonicalHost, isCanonicalHost, isCanonicalMember, isValidKernelSetName, stripNomatch } from '../model/members.js';
+import { copyCanonicalHost, isCanonicalHost, isCanonicalMember, stripNomatch } from '../model/members.js';
+import { isValidKernelSetName, setNameMessage, setNameProblem } from '../model/set-names.js';
 import { AsciiChunks, asciiBytes, writeAscii } from './ascii-text.js';
 import type { MemberKind } from '../model/members.js';
 import { CREATE_SPECS, familyOfSpec, isCreateSpec, kernelTypeOfSpec } from '../model/set-types.js';
@@ -49,11 +50,10 @@ function missing(line: PlanLine, field: 'member' | 'spec' | 'to'): IpsetsError {
 }
 
 function badSetName(line: PlanLine): IpsetsError {
-  return new IpsetsError(
-    'INVALID_SET_NAME',
-    `Refusing to render a ${quote(line.op)} line for set ${quote(line.set)}: expected a kernel set name (1-31 printable ASCII characters without whitespace, "#" or quotes, not starting with "-").`,
-    { details: { line } },
-  );
+  const problem = setNameProblem(line.set, 'kernel') ?? 'it is not a kernel set name';
+  return new IpsetsError('INVALID_SET_NAME', `Refusing to render a ${quote(line.op)} line: ${setNameMessage(line.set, problem, 'kernel')}`, {
+    details: { line, reason: problem },
+  });
 }
 
 function badMember(line: PlanLine, kind: MemberGrammar | undefined): IpsetsError {

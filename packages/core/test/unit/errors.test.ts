@@ -1,6 +1,7 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { IpsetsError, QUOTE_LIMIT, isIpsetsError, quote } from '../../src/errors.js';
-import { canonicalMember, validateSetName } from '../../src/model/members.js';
+import { canonicalMember } from '../../src/model/members.js';
+import { validateSetName } from '../../src/model/set-names.js';
 
 describe('quote', () => {
   it('quotes short values whole, with control characters visible', () => {

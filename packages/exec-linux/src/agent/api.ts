@@ -8,7 +8,6 @@ import type { AbortSignalLike, ApplyReport, DesiredState, IpsetPort, ResetReport
 import type { Registry } from 'prom-client';
 import type { AgentOperation, AgentOutcome } from './metrics.js';
 import type { KernelLockOptions } from '../kernel-lock.js';
-import { DEFAULT_READ_TIMEOUT_MS, DEFAULT_RESTORE_TIMEOUT_MS } from '../linux-port.js';
 
 /**
  * A logger the agent writes to; pino's loggers fit as they are
@@ -233,11 +232,3 @@ export interface IpsetAgent {
   clearFatal(): void;
 }
 
-/** The reference's consecutive-failure limit. */
-export const DEFAULT_MAX_CONSECUTIVE_FAILURES = 100;
-
-/**
- * Default of `stuckAfterMs`: five restore attempts at the port's default restore
- * timeout, two reads at the default read timeout, and half a minute of lock wait.
- */
-export const DEFAULT_STUCK_AFTER_MS = 5 * DEFAULT_RESTORE_TIMEOUT_MS + 2 * DEFAULT_READ_TIMEOUT_MS + 30_000;

@@ -7,10 +7,10 @@ import { IpsetsError } from '@ipsets/core';
 import {
   acquireKernelLock,
   defaultLockPath,
-  DEFAULT_LOCK_WAIT_MS,
   readKernelLockHolder,
   withKernelLock,
 } from '../../src/kernel-lock.js';
+import { DEFAULT_LOCK_WAIT_MS } from '../../src/defaults.js';
 import { startFixture } from '../helpers/child.js';
 import type { Child } from '../helpers/child.js';
 

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { IpsetsError, isIpsetsError, parseSave, planReconcile, runRestoreSession } from '@ipsets/core';
 import type { DesiredState } from '@ipsets/core';
-import { createLinuxPort, DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_READ_TIMEOUT_MS, DEFAULT_RESTORE_TIMEOUT_MS } from '../../src/linux-port.js';
+import { createLinuxPort, DEFAULT_MAX_OUTPUT_BYTES } from '../../src/linux-port.js';
+import { DEFAULT_READ_TIMEOUT_MS, DEFAULT_RESTORE_TIMEOUT_MS } from '../../src/defaults.js';
 import { alive, makeFakeBin } from '../helpers/fake-bin.js';
 import type { FakeBin } from '../helpers/fake-bin.js';
 

@@ -4,6 +4,7 @@
  * names, so that generated calls, desired sets and kernel sets collide with each other.
  */
 import fc from 'fast-check';
+import { entryKey } from '@ipsets/core';
 import type { CreateSpec, SetMetadata } from '@ipsets/core';
 
 /** Canonical `hash:net` members (with ` nomatch` variants of the same entries). */
@@ -126,7 +127,7 @@ export function uniqueByEntry(members: readonly string[]): string[] {
   const seen = new Set<string>();
   const out: string[] = [];
   for (const m of members) {
-    const key = m.endsWith(' nomatch') ? m.slice(0, -' nomatch'.length) : m;
+    const key = entryKey(m);
     if (seen.has(key)) continue;
     seen.add(key);
     out.push(m);

@@ -220,9 +220,11 @@ describe('save parser properties: long runs of adds', () => {
         const text = `create a hash:net family inet\n${members.map((m) => `add a ${m}`).join('\n')}\n`;
         const set = parseSave(text).sets[0]!;
         const spans = unreadMemberSpans(set)!;
-        expect(spans.count).toBe(members.length);
-        const read = members.map((m, i) => [m, spans.member(i), Math.max(-1, spans.values[spans.offset + i]!)]);
-        const expected = members.map((m) => [m, m, hostValue(m)]);
+        expect(spans.length).toBe(members.length);
+        const values = spans.hostValues();
+        expect(values).toHaveLength(members.length);
+        const read = members.map((m, i) => [m, spans.at(i), spans.hostValue(i), Math.max(-1, values[i]!)]);
+        const expected = members.map((m) => [m, m, hostValue(m), hostValue(m)]);
         expect(read).toEqual(expected);
       }),
       params,

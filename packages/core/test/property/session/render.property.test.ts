@@ -7,7 +7,8 @@
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { IpsetsError, isIpsetsError } from '../../../src/errors.js';
-import { isCanonicalMember, isValidKernelSetName, stripNomatch } from '../../../src/model/members.js';
+import { isCanonicalMember, stripNomatch } from '../../../src/model/members.js';
+import { isValidKernelSetName } from '../../../src/model/set-names.js';
 import { CREATE_SPECS, familyOfSpec, isCreateSpec, kernelTypeOfSpec } from '../../../src/model/set-types.js';
 import { MAX_RESTORE_LINE_BYTES, renderLine, renderRestore } from '../../../src/session/render.js';
 import { planFromPieces } from '../../../src/plan/line-runs.js';

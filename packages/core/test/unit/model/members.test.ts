@@ -5,13 +5,12 @@ import {
   canonicalMemberForType,
   entryKey,
   hasNomatch,
-  isValidKernelSetName,
   isValidMember,
   memberFamily,
   stripNomatch,
-  validateSetName,
   type MemberKind,
 } from '../../../src/model/members.js';
+import { isValidKernelSetName, validateSetName } from '../../../src/model/set-names.js';
 
 function errorOf(fn: () => unknown): Error & { code?: string; details?: Record<string, unknown> } {
   try {
@@ -256,7 +255,8 @@ describe('set names', () => {
     ['a\tb', /printable ASCII/],
     ['a\nb', /printable ASCII/],
     ['a#b', /"#"/],
-    ['a"b', /double quote/],
+    ['a"b', /a quote/],
+    ["a'b", /a quote/],
     ['é', /printable ASCII/],
     ['a\u007f', /printable ASCII/],
   ];

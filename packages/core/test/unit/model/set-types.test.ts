@@ -71,7 +71,7 @@ describe('set types', () => {
   });
 
   it.each(['', 'a b', 'a\nb', 'tab\there', '\u0000'])('rejects set name %j', (name) => {
-    expect(() => validateSetMetadata({ name, type: 'namespace' })).toThrow(/invalid set name/);
+    expect(() => validateSetMetadata({ name, type: 'namespace' })).toThrow(/invalid set name/i);
   });
 
   it('accepts label-style names', () => {
@@ -104,7 +104,7 @@ describe('family inet6 siblings', () => {
     expect(prefixedName({ name: 'default', type: 'namespace', family: 'inet' })).toBe('ns-default');
     expect(prefixedName({ name: 'default', type: 'namespace', family: 'inet6' })).toBe(`ns-default${INET6_NAME_SUFFIX}`);
     // No valid unprefixed name contains the suffix's leading space, so no set can collide with a sibling.
-    expect(() => validateSetMetadata({ name: `default${INET6_NAME_SUFFIX}`, type: 'namespace' })).toThrow(/invalid set name/);
+    expect(() => validateSetMetadata({ name: `default${INET6_NAME_SUFFIX}`, type: 'namespace' })).toThrow(/invalid set name/i);
   });
 
   it('refuses an unknown family', () => {

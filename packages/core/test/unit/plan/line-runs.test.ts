@@ -1,15 +1,16 @@
 /**
- * Apply plans keep their member lines as runs until `plan.lines` is read
- * (plan/line-runs.ts). To every reader the plan must be an ordinary plan: the same
- * lines, fields and order as line objects would give, and once the lines were read,
- * a change to them is what renders — never the runs they came from.
+ * Large plans hold their member lines as runs in `plan.pieces`, and `plan.lines` is
+ * their expansion, made on first read (plan/line-runs.ts). To every reader of the lines
+ * the plan must be an ordinary plan: the same lines, fields and order as line objects
+ * would give; and the lines cannot be changed, so they never disagree with the pieces
+ * that render.
  */
 import { describe, expect, it } from 'vitest';
 import { IPSetManager } from '../../../src/manager/manager.js';
 import { planApply, planApplyWithSave } from '../../../src/plan/plan-apply.js';
 import { planReconcile } from '../../../src/plan/plan-reconcile.js';
 import { parseSave } from '../../../src/parse/save-parser.js';
-import { planFromPieces, planLineCount, planPieces } from '../../../src/plan/line-runs.js';
+import { planFromPieces, planLineCount } from '../../../src/plan/line-runs.js';
 import { renderLine, renderRestore } from '../../../src/session/render.js';
 import { createRestoreSession } from '../../../src/session/session.js';
 import type { CommandResult, PlanLine, RestorePlan, SetMetadata } from '../../../src/types.js';
@@ -37,22 +38,22 @@ function plain(plan: RestorePlan): RestorePlan {
 describe('a plan held as runs is an ordinary plan to its readers', () => {
   it('renders the text of its expanded lines, line by line, without making them', () => {
     const plan = planApply(dirtyManager());
-    expect(planPieces(plan)).toBeDefined();
+    expect(plan.pieces).toBeDefined();
     const text = renderRestore(plan);
     // Rendering read the runs, not the lines.
-    expect(planPieces(plan)).toBeDefined();
+    expect(plan.pieces!.linesMade).toBe(false);
     expect(planLineCount(plan)).toBe(text.split('\n').length - 1);
     expect(text).toBe(plan.lines.map((l) => `${renderLine(l)}\n`).join(''));
-    expect(planPieces(plan)).toBeUndefined();
   });
 
-  it('has the fields, order and line objects of a plain plan', () => {
+  it('has the fields, order and line objects of a plain plan, and its pieces', () => {
     const m = dirtyManager();
     const plan = planApply(m);
-    expect(Object.keys(plan)).toEqual(['lines', 'basis']);
+    expect(Object.keys(plan)).toEqual(['lines', 'pieces', 'basis']);
     const lines = plan.lines;
     expect(plan.lines).toBe(lines);
-    expect(Object.getOwnPropertyDescriptor(plan, 'lines')).toMatchObject({ value: lines, writable: true, enumerable: true });
+    expect(Object.getOwnPropertyDescriptor(plan, 'lines')).toMatchObject({ enumerable: true, set: undefined });
+    expect(Object.isFrozen(lines)).toBe(true);
     expect(lines.filter((l) => l.op === 'add' && l.set === lines[0]!.set)).toHaveLength(300);
     const add = lines.find((l) => l.op === 'add')!;
     expect(Object.keys(add)).toEqual(['op', 'set', 'member', 'section', 'onError']);
@@ -60,21 +61,35 @@ describe('a plan held as runs is an ordinary plan to its readers', () => {
     expect({ ...plan }.lines).toBe(lines);
   });
 
-  it('renders a line changed after the lines were read (the runs never shadow a change)', () => {
+  it('refuses a change to its lines (they never disagree with the pieces); a new plan of changed lines renders them', () => {
     const plan = planApply(dirtyManager());
     const i = plan.lines.findIndex((l) => l.op === 'add');
-    plan.lines[i] = { ...plan.lines[i]!, member: '10.0.0.1\n-F' };
-    expect(() => renderRestore(plan)).toThrow(expect.objectContaining({ code: 'INVALID_MEMBER' }));
-    plan.lines = plan.lines.slice(0, i);
-    expect(renderRestore(plan).split('\n')).toHaveLength(i + 1);
+    expect(() => {
+      plan.lines[i] = { ...plan.lines[i]!, member: '10.0.0.1\n-F' };
+    }).toThrow(TypeError);
+    const only: PlanLine = { op: 'flush', set: 'azure-npm-x', section: 's', onError: [] };
+    expect(() => {
+      (plan as { lines: PlanLine[] }).lines = [only];
+    }).toThrow(TypeError);
+    const changed = plan.lines.slice();
+    changed[i] = { ...changed[i]!, member: '10.0.0.1\n-F' };
+    expect(() => renderRestore({ lines: changed })).toThrow(expect.objectContaining({ code: 'INVALID_MEMBER' }));
+    expect(renderRestore({ lines: plan.lines.slice(0, i) }).split('\n')).toHaveLength(i + 1);
+    expect(renderRestore({ lines: [only] })).toBe('-F azure-npm-x\n');
   });
 
-  it('can be assigned new lines before they were read', () => {
+  it('a copy with other lines renders those lines, not the pieces it carries along', () => {
     const plan = planApply(dirtyManager());
-    const only: PlanLine = { op: 'flush', set: 'azure-npm-x', section: 's', onError: [] };
-    plan.lines = [only];
-    expect(planPieces(plan)).toBeUndefined();
-    expect(renderRestore(plan)).toBe('-F azure-npm-x\n');
+    const i = plan.lines.findIndex((l) => l.op === 'add');
+    const whole = renderRestore(plan);
+    expect(renderRestore({ ...plan })).toBe(whole);
+    const changed = plan.lines.slice();
+    changed[i] = { ...changed[i]!, member: '10.0.0.1\n-F' };
+    expect(() => renderRestore({ ...plan, lines: changed })).toThrow(expect.objectContaining({ code: 'INVALID_MEMBER' }));
+    expect(renderRestore({ ...plan, lines: plan.lines.slice(0, i) }).split('\n')).toHaveLength(i + 1);
+    // The same before the plan's own lines were ever read.
+    const fresh = planApply(dirtyManager());
+    expect(renderRestore({ lines: [], pieces: fresh.pieces })).toBe('');
   });
 
   it('can be frozen: its lines stay the same array and it still renders', () => {
@@ -83,7 +98,7 @@ describe('a plan held as runs is an ordinary plan to its readers', () => {
     expect(plan.lines).toBe(lines);
     expect(renderRestore(plan)).toBe(lines.map((l) => `${renderLine(l)}\n`).join(''));
     expect(() => {
-      (plan as RestorePlan).lines = [];
+      (plan as { lines: PlanLine[] }).lines = [];
     }).toThrow(TypeError);
   });
 
@@ -131,7 +146,7 @@ describe('a restore session over a plan held as runs', () => {
     expect(a).toEqual(b);
   });
 
-  it('makes no line objects when every line is applied', () => {
+  it('reads no lines when every line is applied', () => {
     const plan = planApply(dirtyManager());
     const session = createRestoreSession(plan);
     const attempt = session.next()!;
@@ -140,7 +155,7 @@ describe('a restore session over a plan held as runs', () => {
     expect(session.next()).toBeUndefined();
     const report = session.report();
     expect(report).toMatchObject({ converged: true, linesApplied: planLineCount(plan), linesTotal: planLineCount(plan), failedSets: [], skipped: [] });
-    expect(planPieces(plan)).toBeDefined();
+    expect(plan.pieces!.linesMade).toBe(false);
   });
 });
 
@@ -155,11 +170,12 @@ describe('reconcile plans hold each hash set\'s adds as one run', () => {
     );
     const desired = { owner: 'azure-npm-', sets: [{ name: 'azure-npm-1', spec: 'nethash' as const, members: hosts(100, 300) }, { name: 'azure-npm-2', spec: 'nethash' as const, members: hosts(0, 100) }] };
     const plan = planReconcile(desired, save, []);
-    expect(planPieces(plan)).toBeDefined();
-    expect(Object.keys(plan)).toEqual(['lines']);
+    expect(plan.pieces).toBeDefined();
+    expect(Object.keys(plan)).toEqual(['lines', 'pieces']);
     const text = renderRestore(plan);
-    expect(planPieces(plan)).toBeDefined();
+    expect(plan.pieces!.linesMade).toBe(false);
     const lines = plan.lines;
+    expect(plan.pieces!.linesMade).toBe(true);
     expect(text).toBe(lines.map((l) => `${renderLine(l)}\n`).join(''));
     // Deletes first, then the adds the kernel lacks (200-399), then the new set.
     expect(lines.filter((l) => l.op === 'del').map((l) => l.member)).toEqual([...hosts(0, 100), '10.2.0.0/16']);

@@ -9,7 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { planReconcile } from '../../../src/plan/plan-reconcile.js';
 import { temporaryName } from '../../../src/plan/rebuild.js';
 import { renderRestore } from '../../../src/session/render.js';
-import { canonicalMember, entryKey, validateSetName } from '../../../src/model/members.js';
+import { canonicalMember, entryKey } from '../../../src/model/members.js';
+import { validateSetName } from '../../../src/model/set-names.js';
 import { parseSave } from '../../../src/parse/save-parser.js';
 import type { DesiredState, SaveSnapshot, SetHeader } from '../../../src/types.js';
 
