@@ -17,7 +17,8 @@ import {
   setTypeInfo,
 } from '@ipsets/core';
 import type { ApplyReport, DesiredState, NamingScheme, RestorePlan, RestoreSession, SetMetadata } from '@ipsets/core';
-import { FakeKernel, convergenceProblems } from '@ipsets/fake-kernel';
+import { FakeKernel } from '@ipsets/fake-kernel';
+import { convergenceProblems } from '@ipsets/fake-kernel/invariants';
 
 /** The `ipsets` command's owner prefix for a file that names none (the page plans as `ipsets plan` does). */
 const DEFAULT_CLI_OWNER = 'ipsets-';

@@ -12,7 +12,8 @@
  */
 import { IPSetManager, applyIPSets, isIpsetsError } from '@ipsets/core';
 import type { ApplyReport, IPSetMode } from '@ipsets/core';
-import { FakeKernel, canonicalSave, convergenceProblems } from '@ipsets/fake-kernel';
+import { FakeKernel } from '@ipsets/fake-kernel';
+import { canonicalSave, convergenceProblems } from '@ipsets/fake-kernel/invariants';
 import { applyEvent } from './controller.js';
 import { FAULT_KINDS, createFaultPort } from './faults.js';
 import type { FaultKind } from './faults.js';

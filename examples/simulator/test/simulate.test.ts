@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { IPSetManager } from '@ipsets/core';
-import { FakeKernel, assertConverged } from '@ipsets/fake-kernel';
+import { FakeKernel } from '@ipsets/fake-kernel';
+import { assertConverged } from '@ipsets/fake-kernel/invariants';
 import { applyEvent, formatReport, generateTrace, simulate, simulateNodes, summarize } from '../src/index.js';
 import type { SimulationConfig } from '../src/index.js';
 

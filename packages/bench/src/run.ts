@@ -27,7 +27,7 @@ import {
 } from '@ipsets/core';
 import type { CommandResult, IPSetManager, IpsetPort } from '@ipsets/core';
 import { createLinuxPort } from '@ipsets/exec-linux';
-import { FakeKernel } from '@ipsets/testing';
+import { FakeKernel } from '@ipsets/fake-kernel';
 import { BARS, meetsBar } from './bars.js';
 import { renderChart } from './chart.js';
 import { runCliRows } from './cli-rows.js';

@@ -17,7 +17,7 @@ export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..
 const WORKSPACE: Record<string, string> = {
   '@ipsets/core': join(REPO_ROOT, 'packages/core/src/index.ts'),
   '@ipsets/fake-kernel': join(REPO_ROOT, 'packages/fake-kernel/src/index.ts'),
-  '@ipsets/testing/fake': join(REPO_ROOT, 'packages/testing/src/fake.ts'),
+  '@ipsets/fake-kernel/invariants': join(REPO_ROOT, 'packages/fake-kernel/src/invariants.ts'),
 };
 
 function workspaceSources(): Plugin {
@@ -27,7 +27,7 @@ function workspaceSources(): Plugin {
       b.onResolve({ filter: /^@ipsets\// }, (args) => {
         const path = WORKSPACE[args.path];
         if (path !== undefined) return { path };
-        return { errors: [{ text: `${JSON.stringify(args.path)} is not available in the browser; use @ipsets/core or @ipsets/fake-kernel` }] };
+        return { errors: [{ text: `${JSON.stringify(args.path)} is not available in the browser; use @ipsets/core, @ipsets/fake-kernel or @ipsets/fake-kernel/invariants` }] };
       });
     },
   };

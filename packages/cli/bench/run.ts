@@ -8,7 +8,7 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { planReconcile, renderRestore } from '@ipsets/core';
-import { buildManager, parseDesiredText } from '../src/desired-file.js';
+import { buildManager, parseDesiredText } from '../src/desired/file.js';
 
 function time<T>(label: string, fn: () => T): T {
   (globalThis as { gc?: () => void }).gc?.();

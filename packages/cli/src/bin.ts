@@ -3,7 +3,7 @@
  * The `ipsets` executable (built to dist/bin.js; the build keeps the shebang and marks it executable).
  */
 import { processIo } from './cli-io.js';
-import { runCli } from './program.js';
+import { runCli } from './program/index.js';
 
 // `ipsets plan big.yaml | head` closes the pipe early: that is the reader's choice, not an error.
 for (const stream of [process.stdout, process.stderr]) {

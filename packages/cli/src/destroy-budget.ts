@@ -22,8 +22,6 @@ import { readHeaders } from './kernel/read-kernel.js';
 
 import { DESTROY_BUDGET_MIN_SETS, DESTROY_BUDGET_SHARE } from './defaults.js';
 
-export { DESTROY_BUDGET_MIN_SETS, DESTROY_BUDGET_SHARE } from './defaults.js';
-
 /** The kernel's owned sets and how many of them a desired state would destroy. */
 export interface DestroyCount {
   /** Owned sets in the kernel. */

@@ -10,8 +10,8 @@ import { isIpsetsError } from '@ipsets/core';
 import type { AbortSignalLike } from '@ipsets/core';
 import type { KernelLock } from '@ipsets/exec-linux';
 import { DEFAULT_STATE_FILE } from './defaults.js';
-import { CLI_OPTION_NAMES } from './kernel.js';
-import type { KernelOptions } from './kernel.js';
+import { CLI_OPTION_NAMES } from './kernel/index.js';
+import type { KernelOptions } from './kernel/index.js';
 import type { CommandLogger } from './logging.js';
 
 /** Options of the lock a writer takes. */

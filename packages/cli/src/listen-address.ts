@@ -4,7 +4,6 @@
  * given explicitly, as kube-proxy's flag of the same name does, so that a kubelet
  * probe or a cluster scraper can reach the pod.
  */
-import { isIP } from 'node:net';
 import { IpsetsError, quote } from '@ipsets/core';
 
 /** A host and port to listen on. */
@@ -16,14 +15,6 @@ export interface ListenAddress {
 }
 
 const EXPECTED = 'expected an address and port like 127.0.0.1:9464, 0.0.0.0:9464, [::1]:9464 or localhost:9464';
-
-/** True for 127.0.0.0/8, ::1 and `localhost`. */
-export function isLoopbackHost(host: string): boolean {
-  if (host === 'localhost') return true;
-  if (isIP(host) === 4) return host.split('.')[0] === '127';
-  if (isIP(host) === 6) return host === '::1' || /^(0{0,4}:){7}0{0,3}1$/.test(host);
-  return false;
-}
 
 /**
  * Parses `HOST:PORT` (IPv6 in brackets). A bare port means 127.0.0.1.

@@ -14,9 +14,9 @@ import { ROOT } from './helpers/repo.js';
 const ENTRIES = [
   { spec: '@ipsets/core', dir: 'core', file: 'src/index.ts', load: () => import('@ipsets/core') },
   { spec: '@ipsets/fake-kernel', dir: 'fake-kernel', file: 'src/index.ts', load: () => import('@ipsets/fake-kernel') },
+  { spec: '@ipsets/fake-kernel/invariants', dir: 'fake-kernel', file: 'src/invariants.ts', load: () => import('@ipsets/fake-kernel/invariants') },
   { spec: '@ipsets/fake-kernel/state-file', dir: 'fake-kernel', file: 'src/state-file.ts', load: () => import('@ipsets/fake-kernel/state-file') },
   { spec: '@ipsets/testing', dir: 'testing', file: 'src/index.ts', load: () => import('@ipsets/testing') },
-  { spec: '@ipsets/testing/fake', dir: 'testing', file: 'src/fake.ts', load: () => import('@ipsets/testing/fake') },
   { spec: '@ipsets/testing/vitest', dir: 'testing', file: 'src/vitest.ts', load: () => import('@ipsets/testing/vitest') },
   { spec: '@ipsets/exec-linux', dir: 'exec-linux', file: 'src/index.ts', load: () => import('@ipsets/exec-linux') },
   { spec: '@ipsets/exec-linux/defaults', dir: 'exec-linux', file: 'src/defaults.ts', load: () => import('@ipsets/exec-linux/defaults') },

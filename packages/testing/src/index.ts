@@ -1,15 +1,12 @@
 /**
  * @ipsets/testing — fast-check arbitraries for @ipsets (pools, manager calls, desired
  * and kernel states, fault plans and the faulty port that arms them, differential
- * restore scripts), re-exporting the fake kernel of `@ipsets/fake-kernel` (the kernel,
- * its port and the invariant checks) so that one import serves a test. The port
- * contract suite is the `./vitest` subpath.
+ * restore scripts). The fake kernel and its port are `@ipsets/fake-kernel`, the
+ * invariant checks `@ipsets/fake-kernel/invariants`. The port contract suite is the
+ * `./vitest` subpath.
  *
  * @packageDocumentation
  */
-
-// --- the fake kernel, its port, the invariants ---
-export * from '@ipsets/fake-kernel';
 
 // --- arbitraries ---
 export {
@@ -38,5 +35,5 @@ export type { FaultPlan, FaultPlanOptions, FaultTarget, PlannedFault } from './a
 export { faultMessage, restoreLineOp } from './arbitraries/restore-lines.js';
 export { faultyPort } from './arbitraries/faulty-port.js';
 export type { ArmedFault, FaultyPort } from './arbitraries/faulty-port.js';
-export { restoreScriptArb } from './restore-scripts.js';
-export type { RestoreScript } from './restore-scripts.js';
+export { restoreScriptArb } from './restore-scripts/index.js';
+export type { RestoreScript } from './restore-scripts/index.js';

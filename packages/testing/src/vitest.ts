@@ -15,7 +15,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { classifyIpsetError, parseListHeaders, parseListNames, parseSave } from '@ipsets/core';
 import type { ClassifyOp, CommandResult, IpsetPort, SetHeader } from '@ipsets/core';
-import { canonicalSave, canonicalSaveText } from '@ipsets/fake-kernel';
+import { canonicalSave, canonicalSaveText } from '@ipsets/fake-kernel/invariants';
 
 // The real-kernel gate as a `describe`, shared by every package's kernel tests.
 export { createDescribeKernel } from './kernel-gate.js';

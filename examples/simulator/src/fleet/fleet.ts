@@ -17,7 +17,8 @@
  * phases). Everything is a function of the configuration (its seed included).
  */
 import { reconcileIPSets } from '@ipsets/core';
-import { FakeKernel, convergenceProblems, createFakePort } from '@ipsets/fake-kernel';
+import { FakeKernel, createFakePort } from '@ipsets/fake-kernel';
+import { convergenceProblems } from '@ipsets/fake-kernel/invariants';
 import { deriveSeed, mulberry32 } from '../prng.js';
 import type { Random } from '../prng.js';
 import { ClusterState } from './cluster-state.js';

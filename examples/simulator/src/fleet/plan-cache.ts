@@ -14,7 +14,8 @@
  */
 import { reconcileIPSets } from '@ipsets/core';
 import type { ApplyReport, CommandResult, IpsetPort } from '@ipsets/core';
-import { FakeKernel, convergenceProblems, createFakePort } from '@ipsets/fake-kernel';
+import { FakeKernel, createFakePort } from '@ipsets/fake-kernel';
+import { convergenceProblems } from '@ipsets/fake-kernel/invariants';
 import type { StateVersion } from './cluster-state.js';
 
 /** What one reconcile from one version to another did. */

@@ -13,7 +13,7 @@
  */
 import * as current from '@ipsets/core';
 import type { CommandResult, IpsetPort } from '@ipsets/core';
-import { FakeKernel } from '@ipsets/testing';
+import { FakeKernel } from '@ipsets/fake-kernel';
 import { formatMs, median, timeAsync, timeSync } from '../stats.js';
 import { buildDriftedManager, buildManager, instantPort, perturb } from '../workloads.js';
 

@@ -13,7 +13,7 @@ import { Session } from 'node:inspector/promises';
 import * as sources from '@ipsets/core';
 import { planApply, renderRestore } from '@ipsets/core';
 import type { CommandResult, IpsetPort } from '@ipsets/core';
-import { FakeKernel } from '@ipsets/testing';
+import { FakeKernel } from '@ipsets/fake-kernel';
 import { collect } from '../stats.js';
 import { buildDriftedManager, buildManager, instantPort } from '../workloads.js';
 

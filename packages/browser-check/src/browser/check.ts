@@ -6,7 +6,8 @@
  */
 import { IPSetManager, applyIPSets, createRestoreSession, planApply, renderRestore } from '@ipsets/core';
 import type { SetMetadata } from '@ipsets/core';
-import { FakeKernel, convergenceProblems, createFakePort } from '@ipsets/testing/fake';
+import { FakeKernel, createFakePort } from '@ipsets/fake-kernel';
+import { convergenceProblems } from '@ipsets/fake-kernel/invariants';
 
 /** What the page publishes. */
 export interface BrowserCheckResult {

@@ -35,7 +35,7 @@ import { readInputText, readInputTextOrThrow } from '../bounded-read.js';
 import type { InputProblemReason } from '../bounded-read.js';
 import { DesiredParts } from '../desired/parts.js';
 import type { DesiredPartsOptions } from '../desired/parts.js';
-import type { DesiredFile } from '../desired-file.js';
+import type { DesiredFile } from '../desired/file.js';
 
 /** What the agent reads its file as, in messages (the same words `apply` uses). */
 const WHAT = 'desired-state file';

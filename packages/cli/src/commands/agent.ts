@@ -17,9 +17,9 @@ import { IpsetsError, isIpsetsError, reconcileIPSets } from '@ipsets/core';
 import type { ApplyReport, DesiredState, IpsetPort } from '@ipsets/core';
 import { createIpsetAgent, readIpsetVersion } from '@ipsets/exec-linux';
 import { EXIT } from '../cli-io.js';
-import { cliVersion } from '../program.js';
+import { cliVersion } from '../package-version.js';
 import type { CliIo } from '../cli-io.js';
-import { desiredStateOf, parseDesiredText } from '../desired-file.js';
+import { desiredStateOf, parseDesiredText } from '../desired/file.js';
 import {
   DEFAULT_GRACE_MS,
   DEFAULT_LOCK_WAIT_MS,
@@ -28,8 +28,8 @@ import {
   DEFAULT_READ_TIMEOUT_MS,
   DEFAULT_RESTORE_TIMEOUT_MS,
 } from '../defaults.js';
-import { CLI_OPTION_NAMES, checkKernelOptions, openKernel } from '../kernel.js';
-import type { KernelOptions } from '../kernel.js';
+import { CLI_OPTION_NAMES, checkKernelOptions, openKernel } from '../kernel/index.js';
+import type { KernelOptions } from '../kernel/index.js';
 import { parseListenAddress } from '../listen-address.js';
 import { createLogger } from '../logging.js';
 import type { LogFormat, LogLevel } from '../logging.js';
@@ -46,10 +46,7 @@ import { AgentProbes } from '../agent/health.js';
 import { closeServer, serveAgentHttp } from '../agent/http-server.js';
 import { addProcessMetrics, createFileAgentMetrics } from '../agent/metrics.js';
 
-export { addProcessMetrics, createFileAgentMetrics } from '../agent/metrics.js';
 export type { BuildInfo, FileAgentMetrics } from '../agent/metrics.js';
-
-export { DEFAULT_GRACE_MS, DEFAULT_MAX_FAILURES, DEFAULT_METRICS_BIND_ADDRESS } from '../defaults.js';
 
 /** Options of {@link agentCommand}. */
 export interface AgentCommandOptions extends KernelOptions {

@@ -5,13 +5,13 @@
 import { planReconcile } from '@ipsets/core';
 import { EXIT, stdoutStyle } from '../cli-io.js';
 import type { CliIo } from '../cli-io.js';
-import { desiredStateOf } from '../desired-file.js';
-import { loadDesiredInput } from '../desired-input.js';
+import { desiredStateOf } from '../desired/file.js';
+import { loadDesiredInput } from '../desired/input.js';
 import { diffFromPlan, formatDiff, remainingFromPlan } from '../output/diff.js';
 import { formatNotes } from '../output/plan-text.js';
-import { checkKernelOptions, openKernel } from '../kernel.js';
+import { checkKernelOptions, openKernel } from '../kernel/index.js';
 import { readKernel } from '../kernel/read-kernel.js';
-import type { KernelOptions } from '../kernel.js';
+import type { KernelOptions } from '../kernel/index.js';
 
 /** Options of {@link diffCommand}. */
 export interface DiffCommandOptions extends KernelOptions {

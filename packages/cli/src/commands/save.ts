@@ -6,9 +6,9 @@ import { isOwnedSetName, parseSave, validateOwnerPrefix } from '@ipsets/core';
 import { EXIT } from '../cli-io.js';
 import type { CliIo } from '../cli-io.js';
 import { DEFAULT_CLI_OWNER } from '../defaults.js';
-import { checkKernelOptions, openKernel } from '../kernel.js';
+import { checkKernelOptions, openKernel } from '../kernel/index.js';
 import { readSaveText } from '../kernel/read-kernel.js';
-import type { KernelOptions } from '../kernel.js';
+import type { KernelOptions } from '../kernel/index.js';
 
 /** Options of {@link saveCommand}. */
 export interface SaveCommandOptions extends KernelOptions {

@@ -25,8 +25,8 @@ import { join } from 'node:path';
 import { createGunzip } from 'node:zlib';
 import { IpsetsError, isIpsetsError, kernelName, prefixedName, quote } from '@ipsets/core';
 import { MAX_INPUT_BYTES, decodeUtf8, readInputFile } from '../bounded-read.js';
-import { parseDesiredTextWithRefs } from '../desired-file.js';
-import type { DesiredFile, DesiredFileSet, ExternalSetRef, ValidateDesiredOptions } from '../desired-file.js';
+import { parseDesiredTextWithRefs } from './file.js';
+import type { DesiredFile, DesiredFileSet, ExternalSetRef, ValidateDesiredOptions } from './file.js';
 import { formatBytes } from '../format.js';
 
 /**

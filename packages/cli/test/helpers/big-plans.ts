@@ -4,7 +4,7 @@
  */
 import { planReconcile } from '@ipsets/core';
 import type { DesiredState, RestorePlan } from '@ipsets/core';
-import { desiredStateOf, parseDesiredText } from '../../src/desired-file.js';
+import { desiredStateOf, parseDesiredText } from '../../src/desired/file.js';
 
 /** The text of a desired file of `sets` namespaces with `perSet` pod addresses each (all distinct). */
 export function bigDesiredText(sets: number, perSet: number): string {

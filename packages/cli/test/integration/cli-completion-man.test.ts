@@ -6,7 +6,7 @@
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { createProgram } from '../../src/program.js';
+import { createProgram } from '../../src/program/index.js';
 import { programModel } from '../../src/program/command-model.js';
 import type { CliIo } from '../../src/cli-io.js';
 import { BIN, ipsets } from '../helpers/run-ipsets.js';

@@ -13,7 +13,7 @@ import { mkdir, open, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FakeKernel } from '@ipsets/testing';
+import { FakeKernel } from '@ipsets/fake-kernel';
 import { createTestNamespace } from '@ipsets/exec-linux/testing';
 import type { TestNamespace } from '@ipsets/exec-linux/testing';
 import { HOSTILE_DESIRED, hostileSaves } from '../helpers/hostile-files.js';

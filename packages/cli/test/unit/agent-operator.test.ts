@@ -8,7 +8,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { agentCommand } from '../../src/commands/agent.js';
-import { cliVersion } from '../../src/program.js';
+import { cliVersion } from '../../src/program/index.js';
 import { agentDir, applied, kernelMembers, portOf, shop, start, testIo, useTempAgentDir } from '../helpers/agent-harness.js';
 
 useTempAgentDir();

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { IpsetsError } from '@ipsets/core';
 import { EXIT, MAX_ERROR_BYTES, boundErrorText, reportError } from '../../src/cli-io.js';
 import type { CliIo } from '../../src/cli-io.js';
-import { runCli } from '../../src/program.js';
+import { runCli } from '../../src/program/index.js';
 
 function memoryIo(): CliIo & { err: () => string } {
   let err = '';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isIpsetsError } from '@ipsets/core';
-import { isLoopbackHost, parseListenAddress } from '../../src/listen-address.js';
+import { parseListenAddress } from '../../src/listen-address.js';
 
 describe('parseListenAddress', () => {
   it.each([
@@ -32,15 +32,5 @@ describe('parseListenAddress', () => {
     }
     expect(isIpsetsError(error, 'INVALID_ARGUMENT')).toBe(true);
     expect((error as Error).message).toContain(JSON.stringify(text));
-  });
-});
-
-describe('isLoopbackHost', () => {
-  it('knows 127/8, ::1 and localhost only', () => {
-    expect(isLoopbackHost('127.255.0.1')).toBe(true);
-    expect(isLoopbackHost('0:0:0:0:0:0:0:1')).toBe(true);
-    expect(isLoopbackHost('128.0.0.1')).toBe(false);
-    expect(isLoopbackHost('localhost.example.com')).toBe(false);
-    expect(isLoopbackHost('::ffff:127.0.0.1')).toBe(false);
   });
 });

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { IPSetManager, isIpsetsError, renderRestore } from '@ipsets/core';
-import { validateDesiredDocument } from '../../src/desired-file.js';
+import { validateDesiredDocument } from '../../src/desired/file.js';
 
 type Verdict = { ok: true } | { ok: false; reason: string; message: string };
 

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { isIpsetsError } from '@ipsets/core';
-import { parseDesiredText } from '../../src/desired-file.js';
+import { parseDesiredText } from '../../src/desired/file.js';
 import { readPlainYaml } from '../../src/yaml-plain.js';
 
 /** Texts the reader must read, each as the `yaml` package does. */

@@ -24,15 +24,3 @@ export interface DesiredState {
   sets: readonly DesiredSet[];
 }
 
-/** Brand of {@link ValidatedDesiredState} (a type only: nothing at run time carries it). */
-declare const VALIDATED: unique symbol;
-
-/**
- * A desired state that `validateDesiredState` checked: members canonical and
- * deduplicated, everything frozen. `planReconcile` and `reconcileIPSets` plan it without
- * checking its members again. Only the validator makes one: a copy, a spread or a
- * deserialised one is an ordinary desired state and is validated like any other.
- */
-export interface ValidatedDesiredState extends DesiredState {
-  readonly [VALIDATED]: true;
-}

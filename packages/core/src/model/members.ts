@@ -494,27 +494,17 @@ export function canonicalMemberForType(type: SetType, member: string, family: Ad
   }
 }
 
-/**
- * The address of a host member of a hash:net set in canonical form — `a.b.c.d` or
- * `a.b.c.d nomatch`, as {@link canonicalMember} returns it and `ipset save` prints
- * it — as an unsigned 32-bit number, or -1 for anything else (a CIDR, a hash:ip,port
- * member, a text that is not canonical). Two members with the same address and the
- * same nomatch flag are the same string, so planners can compare numbers instead of
- * hashing and comparing a million strings.
- */
-export function hostAddress(member: string): number {
-  const v = hostValue(member);
-  return v >= NOMATCH_FLAG ? v - NOMATCH_FLAG : v;
-}
-
 /** Added to a host's address by {@link hostValue} when the member carries ` nomatch`. */
 export const NOMATCH_FLAG = 2 ** 32;
 
 /**
- * {@link hostAddress} and the nomatch flag of a member in one number: the address of
- * a canonical host member `a.b.c.d`, that plus {@link NOMATCH_FLAG} for
- * `a.b.c.d nomatch`, -1 for anything else. One pass over the text without calls:
- * planning reads every desired member of a million-member state with it.
+ * The address of a host member of a hash:net set in canonical form (`a.b.c.d`, as
+ * {@link canonicalMember} returns it and `ipset save` prints it) as an unsigned 32-bit
+ * number, that plus {@link NOMATCH_FLAG} for `a.b.c.d nomatch`, and -1 for anything
+ * else (a CIDR, a hash:ip,port member, a text that is not canonical). Two members with
+ * the same value are the same string, so planners compare numbers instead of hashing
+ * and comparing a million strings. One pass over the text without calls: planning
+ * reads every desired member of a million-member state with it.
  */
 export function hostValue(member: string): number {
   const n = member.length;
@@ -547,14 +537,15 @@ export function hostValue(member: string): number {
 
 /**
  * The canonical text of the IPv4 host with address `address` (an unsigned 32-bit
- * number, or its signed 32-bit form): `a.b.c.d`, what {@link hostAddress} reads back.
+ * number, or its signed 32-bit form): `a.b.c.d`, what {@link hostValue} reads back.
  */
 export function formatHostAddress(address: number): string {
   return formatIPv4(address);
 }
 
 /**
- * {@link hostAddress} of the text `s.slice(start, end)`, read in place. `end` must be
+ * The address {@link hostValue} reads from the text `s.slice(start, end)` (without the
+ * nomatch flag), read in place. `end` must be
  * followed by neither a digit nor a dot (a blank, a line end or the end of `s`), as
  * the member spans of a save are.
  */
@@ -569,7 +560,7 @@ export function hostAddressIn(s: string, start: number, end: number): number {
 /**
  * True when `member` is a canonical host member of a hash:net set, `a.b.c.d` or
  * `a.b.c.d nomatch` (octets 0-255 without leading zeros) — the same strings
- * {@link hostAddress} accepts, decided in one tight pass without computing the
+ * {@link hostValue} accepts, decided in one tight pass without computing the
  * address: the render boundary runs it on every member of a million-line plan.
  */
 export function isCanonicalHost(member: string): boolean {

@@ -427,7 +427,7 @@ export class MemberStore {
  * member: `values[i]` says what member `i` is.
  *
  * - `0 <= v < 2^32`: a canonical IPv4 host `a.b.c.d` with address `v` (exactly the
- *   strings `hostAddress` accepts, so the text is `formatHostAddress(v)`);
+ *   strings `hostValue` accepts without ` nomatch`, so the text is `formatHostAddress(v)`);
  * - `v >= 2^32` (`NOMATCH_FLAG` added, as `hostValue` reads it): the same host with ` nomatch`;
  * - `v < 0`: anything else, `text.slice(others[2j], others[2j + 1])` with `j = -v - 1`,
  *   or `strings.get(i)` for a member that is not one slice of the text (an element

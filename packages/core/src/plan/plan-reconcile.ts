@@ -67,7 +67,6 @@ import type {
   SavedSet,
   SaveSnapshot,
   SetHeader,
-  ValidatedDesiredState,
 } from '../types.js';
 
 /** Options of {@link planReconcile}. */
@@ -305,54 +304,6 @@ function validateDesired(desired: DesiredState): Map<string, Wanted> {
 }
 
 /**
- * A desired state {@link validateDesiredState} made: frozen, and holding the tables
- * planning reads. The tables are a private field, so a copy, a spread or a
- * deserialised state has none and is validated again.
- */
-class CheckedDesiredState {
-  readonly owner: string;
-  readonly sets: readonly DesiredSet[];
-  readonly #wanted: ReadonlyMap<string, Wanted>;
-
-  constructor(owner: string, sets: readonly DesiredSet[], wanted: ReadonlyMap<string, Wanted>) {
-    this.owner = owner;
-    this.sets = sets;
-    this.#wanted = wanted;
-    Object.freeze(this);
-  }
-
-  /** The tables of `desired` when the validator made it, else `undefined`. */
-  static wantedOf(desired: DesiredState): ReadonlyMap<string, Wanted> | undefined {
-    return typeof desired === 'object' && desired !== null && #wanted in desired ? desired.#wanted : undefined;
-  }
-}
-
-/**
- * Checks `desired` as {@link planReconcile} does and returns it as a
- * {@link ValidatedDesiredState}: a frozen copy (members canonical, one per kernel entry,
- * in desired order) that `planReconcile` and `reconcileIPSets` plan without checking
- * its members again — for a caller that validated a million members already (a file
- * loader) and plans them more than once. The tables the planner reads are kept with it
- * (about 16 bytes per hash-set member) as long as it lives. The caller's objects are
- * neither frozen nor kept.
- *
- * @throws IpsetsError the errors of {@link planReconcile}'s validation.
- */
-export function validateDesiredState(desired: DesiredState): ValidatedDesiredState {
-  const checked = validateDesired(desired);
-  const sets: DesiredSet[] = [];
-  const tables = new Map<string, Wanted>();
-  for (const [name, w] of checked) {
-    // The caller's own array when every member was canonical: copied, never frozen in place.
-    const members = Object.freeze(w.members === w.set.members ? w.members.slice() : (w.members as string[]));
-    const set: DesiredSet = Object.freeze({ ...w.set, members });
-    sets.push(set);
-    tables.set(name, { ...w, set, members });
-  }
-  return new CheckedDesiredState(desired.owner, Object.freeze(sets), tables) as unknown as ValidatedDesiredState;
-}
-
-/**
  * The capacity each desired hash set is created (or rebuilt) with (set-fate.ts
  * `targetCapacity`: the same growth on every path).
  */
@@ -365,8 +316,7 @@ function capacityTargets(wanted: ReadonlyMap<string, Wanted>, growth: GrowthPoli
 /**
  * Plans the restore lines that make the owned part of the kernel (`snapshot`, with
  * references from `headers`) equal to `desired` (see the module documentation).
- * Decisions that are not lines are in `plan.notes`. A state from
- * {@link validateDesiredState} is planned without checking its members again.
+ * Decisions that are not lines are in `plan.notes`.
  *
  * @throws IpsetsError `INVALID_ARGUMENT` for an owner prefix `validateOwnerPrefix` refuses; `INVALID_INPUT` for a
  *   desired set that is not owned, listed twice, has an unknown spec or contradictory
@@ -379,7 +329,7 @@ export function planReconcile(
   options: PlanReconcileOptions = {},
 ): RestorePlan {
   const recreate = options.recreateTypeConflicts ?? true;
-  const wanted = CheckedDesiredState.wantedOf(desired) ?? validateDesired(desired);
+  const wanted = validateDesired(desired);
   const owner = desired.owner;
 
   const kernel = new Map<string, SavedSet>();

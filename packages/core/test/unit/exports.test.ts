@@ -78,7 +78,6 @@ describe('@ipsets/core public exports', () => {
         "setTypeInfo",
         "stripNomatch",
         "validateCapacity",
-        "validateDesiredState",
         "validateKernelSetName",
         "validateOwner",
         "validateOwnerPrefix",

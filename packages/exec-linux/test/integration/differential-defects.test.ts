@@ -5,7 +5,7 @@
  * texts; the random generator produces these shapes again).
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { FakeKernel } from '@ipsets/testing';
+import { FakeKernel } from '@ipsets/fake-kernel';
 import { createTestNamespace } from '../../src/netns.js';
 import type { TestNamespace } from '../../src/netns.js';
 import { describeDifference, runFake, runRealInShell } from '../helpers/differential.js';

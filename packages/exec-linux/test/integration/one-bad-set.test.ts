@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { classifyIpsetError, parseListHeaders, parseSave, planReconcile, reconcileIPSets, runRestoreSession } from '@ipsets/core';
 import type { ApplyReport, DesiredState, IpsetPort } from '@ipsets/core';
-import { FakeKernel, createFakePort } from '@ipsets/testing';
+import { FakeKernel, createFakePort } from '@ipsets/fake-kernel';
 import { createLinuxPort } from '../../src/linux-port.js';
 import { createTestNamespace } from '../../src/netns.js';
 import type { TestNamespace } from '../../src/netns.js';

@@ -10,7 +10,8 @@
  * line; exits 1 when any script differed.
  */
 import fc from 'fast-check';
-import { FakeKernel, restoreScriptArb } from '@ipsets/testing';
+import { FakeKernel } from '@ipsets/fake-kernel';
+import { restoreScriptArb } from '@ipsets/testing';
 import { createTestNamespace, kernelTestSupport } from '../../src/netns.js';
 import { describeDifference, runFake, runRealInShell } from '../helpers/differential.js';
 import { openNamespaceShell } from '../helpers/netns-shell.js';

@@ -9,7 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CommandResult } from '@ipsets/core';
-import { FakeKernel } from '@ipsets/testing';
+import { FakeKernel } from '@ipsets/fake-kernel';
 import { createTestNamespace } from '../../src/netns.js';
 import type { TestNamespace } from '../../src/netns.js';
 import { describeKernel } from '../helpers/kernel.js';

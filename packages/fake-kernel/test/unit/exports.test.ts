@@ -7,19 +7,26 @@
 import { describe, expect, it } from 'vitest';
 import * as entry0 from '../../src/index.js';
 import * as entry1 from '../../src/state-file.js';
+import * as entry2 from '../../src/invariants.js';
 
 describe('@ipsets/fake-kernel public exports', () => {
   it('@ipsets/fake-kernel exports exactly these names', () => {
     expect(Object.keys(entry0).sort()).toMatchInlineSnapshot(`
       [
         "FakeKernel",
+        "createFakePort",
+      ]
+    `);
+  });
+  it('@ipsets/fake-kernel/invariants exports exactly these names', () => {
+    expect(Object.keys(entry2).sort()).toMatchInlineSnapshot(`
+      [
         "assertConverged",
         "assertForeignUntouched",
         "assertReportTruthful",
         "canonicalSave",
         "canonicalSaveText",
         "convergenceProblems",
-        "createFakePort",
         "normalizeCreateOptions",
         "saveTextOf",
         "uncertainSets",

@@ -1,5 +1,5 @@
 import { describePortContract } from '@ipsets/testing/vitest';
-import { FakeKernel, createFakePort } from '@ipsets/testing';
+import { FakeKernel, createFakePort } from '@ipsets/fake-kernel';
 
 describePortContract('fake port over FakeKernel', async () => {
   const kernel = new FakeKernel();

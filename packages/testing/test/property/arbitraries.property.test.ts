@@ -6,20 +6,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { IPSetManager, classifyIpsetError, parseSave, planReconcile } from '@ipsets/core';
-import {
-  FakeKernel,
-  applyManagerCall,
-  assertConverged,
-  buildKernel,
-  desiredStateArb,
-  kernelNearArb,
-  kernelStateArb,
-  managerCallsArb,
-  managerConfigArb,
-  managerDesiredStateArb,
-  restoreLineOp,
-  restoreScriptArb,
-} from '@ipsets/testing';
+import { FakeKernel } from '@ipsets/fake-kernel';
+import { assertConverged } from '@ipsets/fake-kernel/invariants';
+import { applyManagerCall, buildKernel, desiredStateArb, kernelNearArb, kernelStateArb, managerCallsArb, managerConfigArb, managerDesiredStateArb, restoreLineOp, restoreScriptArb } from '@ipsets/testing';
 import { kernelOf } from '../helpers/kernel-of.js';
 import { fcOptions } from '../helpers/fc-options.js';
 

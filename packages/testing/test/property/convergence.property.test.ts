@@ -12,24 +12,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { IPSetManager, applyIPSets, reconcileIPSets, resetIPSets } from '@ipsets/core';
 import type { ApplyReport, DesiredState } from '@ipsets/core';
-import {
-  FakeKernel,
-  applyManagerCall,
-  assertConverged,
-  assertForeignUntouched,
-  assertReportTruthful,
-  buildKernel,
-  convergenceProblems,
-  createFakePort,
-  desiredStateArb,
-  faultPlanArb,
-  faultyPort,
-  kernelNearArb,
-  kernelStateArb,
-  managerCallsArb,
-  managerConfigArb,
-  managerDesiredStateArb,
-} from '@ipsets/testing';
+import { FakeKernel, createFakePort } from '@ipsets/fake-kernel';
+import { assertConverged, assertForeignUntouched, assertReportTruthful, convergenceProblems } from '@ipsets/fake-kernel/invariants';
+import { applyManagerCall, buildKernel, desiredStateArb, faultPlanArb, faultyPort, kernelNearArb, kernelStateArb, managerCallsArb, managerConfigArb, managerDesiredStateArb } from '@ipsets/testing';
 import type { FaultyPort } from '@ipsets/testing';
 import { excerpt, fcOptions } from '../helpers/fc-options.js';
 

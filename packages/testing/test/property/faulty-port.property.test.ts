@@ -4,11 +4,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  FakeKernel,
-  faultPlanArb,
-  faultyPort,
-} from '@ipsets/testing';
+import { FakeKernel } from '@ipsets/fake-kernel';
+import { faultPlanArb, faultyPort } from '@ipsets/testing';
 import { fcOptions } from '../helpers/fc-options.js';
 
 const FILE = 'faulty-port';

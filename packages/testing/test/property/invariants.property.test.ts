@@ -6,13 +6,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { kernelTypeOfSpec } from '@ipsets/core';
 import type { DesiredState } from '@ipsets/core';
-import {
-  FakeKernel,
-  assertConverged,
-  assertForeignUntouched,
-  assertReportTruthful,
-  desiredStateArb,
-} from '@ipsets/testing';
+import { FakeKernel } from '@ipsets/fake-kernel';
+import { assertConverged, assertForeignUntouched, assertReportTruthful } from '@ipsets/fake-kernel/invariants';
+import { desiredStateArb } from '@ipsets/testing';
 import { kernelOf } from '../helpers/kernel-of.js';
 import { fcOptions } from '../helpers/fc-options.js';
 

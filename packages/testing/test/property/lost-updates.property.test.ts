@@ -13,20 +13,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { IPSetManager, applyIPSets, canonicalMember, classifyIpsetError, familyOfSpec, kernelTypeOfSpec, reconcileIPSets } from '@ipsets/core';
 import type { ApplyReport, CommandResult, DesiredState, IpsetPort } from '@ipsets/core';
-import {
-  FakeKernel,
-  applyManagerCall,
-  buildKernel,
-  canonicalSave,
-  desiredStateArb,
-  faultPlanArb,
-  faultyPort,
-  kernelNearArb,
-  managerCallsArb,
-  managerConfigArb,
-  managerDesiredStateArb,
-  restoreLineOp,
-} from '@ipsets/testing';
+import { FakeKernel } from '@ipsets/fake-kernel';
+import { canonicalSave } from '@ipsets/fake-kernel/invariants';
+import { applyManagerCall, buildKernel, desiredStateArb, faultPlanArb, faultyPort, kernelNearArb, managerCallsArb, managerConfigArb, managerDesiredStateArb, restoreLineOp } from '@ipsets/testing';
 import type { FaultPlan, FaultyPort, InitialKernel } from '@ipsets/testing';
 import { excerpt, fcOptions } from '../helpers/fc-options.js';
 

@@ -28,18 +28,8 @@ import {
   resetIPSets,
 } from '@ipsets/core';
 import type { ApplyReport, CommandResult, IpsetPort, RestorePlan } from '@ipsets/core';
-import {
-  FakeKernel,
-  applyManagerCall,
-  buildKernel,
-  createFakePort,
-  faultPlanArb,
-  faultyPort,
-  kernelNearArb,
-  kernelStateArb,
-  managerCallsArb,
-  managerConfigArb,
-} from '@ipsets/testing';
+import { FakeKernel, createFakePort } from '@ipsets/fake-kernel';
+import { applyManagerCall, buildKernel, faultPlanArb, faultyPort, kernelNearArb, kernelStateArb, managerCallsArb, managerConfigArb } from '@ipsets/testing';
 import { fcOptions } from '../helpers/fc-options.js';
 
 const FILE = 'set-fate';

@@ -1,18 +1,12 @@
-import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { IpsetsError } from '@ipsets/core';
 import type { DesiredState } from '@ipsets/core';
 import { DesiredSource } from '../../../src/agent/desired-source.js';
+import { useTempDir } from '../../../../../vitest.temp-dir.js';
 
-let dir: string;
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'ipsets-a6-source-'));
-});
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const tempDir = useTempDir('ipsets-a6-source-');
 
 /** Every string reachable from the source's own fields (one level of arrays and objects). */
 function heldStrings(source: object): string[] {
@@ -27,7 +21,7 @@ describe('DesiredSource', () => {
   it('keeps no copy of the file text between checks, good or bad (a million members is 14 MB each)', async () => {
     // Defect pinned: the last good text, and the last bad one with its "unsettled" twin,
     // were kept whole to compare with the next read.
-    const path = join(dir, 'desired.json');
+    const path = join(tempDir(), 'desired.json');
     const big = JSON.stringify({ sets: [{ name: 'x', members: Array.from({ length: 5000 }, (_, i) => `10.0.${i >> 8}.${i & 255}`) }] });
     await writeFile(path, big);
     let loads = 0;
@@ -58,7 +52,7 @@ describe('DesiredSource', () => {
     // Defect pinned: the agent read the file, set up its metrics server and only then
     // watched the folder; a ConfigMap swap in between waited for the interval tick
     // (seen in CI: the release check's running agent never applied the changed file).
-    const path = join(dir, 'desired.json');
+    const path = join(tempDir(), 'desired.json');
     await writeFile(path, '{"v":1}');
     const changes: string[] = [];
     const source = await DesiredSource.open(
@@ -71,8 +65,8 @@ describe('DesiredSource', () => {
         onRecovered: () => undefined,
       },
     );
-    await writeFile(join(dir, '.staged'), '{"v":2}');
-    await rename(join(dir, '.staged'), path);
+    await writeFile(join(tempDir(), '.staged'), '{"v":2}');
+    await rename(join(tempDir(), '.staged'), path);
     await source.start();
     expect(changes).toEqual(['v2-']);
     expect(source.desired.owner).toBe('v2-');

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isIpsetsError } from '@ipsets/core';
-import { FakeKernel } from '@ipsets/testing';
+import { FakeKernel } from '@ipsets/fake-kernel';
 import { filterOwnedSave, saveCommand } from '../../../src/commands/save.js';
 import { saveFakeKernel } from '../../../src/kernel/fake-state-file.js';
 import { captureIo } from '../../helpers/capture-io.js';

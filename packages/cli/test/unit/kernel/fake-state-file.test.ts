@@ -1,21 +1,15 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isIpsetsError } from '@ipsets/core';
 import { loadFakeKernel, saveFakeKernel } from '../../../src/kernel/fake-state-file.js';
+import { useTempDir } from '../../../../../vitest.temp-dir.js';
 
-let dir: string;
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'ipsets-kernel-'));
-});
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const tempDir = useTempDir('ipsets-kernel-');
 
 describe('the fake kernel state file', () => {
   it('is an empty kernel when missing, and round-trips through save and load', async () => {
-    const path = join(dir, 'k.json');
+    const path = join(tempDir(), 'k.json');
     const kernel = await loadFakeKernel(path);
     expect(kernel.setNames()).toEqual([]);
     kernel.restore('create a hash:net\nadd a 10.0.0.0/8\n');
@@ -25,7 +19,7 @@ describe('the fake kernel state file', () => {
   });
 
   it('refuses a file that is not a state file, naming it', async () => {
-    const path = join(dir, 'k.json');
+    const path = join(tempDir(), 'k.json');
     await writeFile(path, '{"format": "something-else"}');
     const error = await loadFakeKernel(path).catch((e: unknown) => e);
     expect(isIpsetsError(error, 'INVALID_ARGUMENT')).toBe(true);

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { reconcileIPSets } from '@ipsets/core';
 import type { IpsetPort } from '@ipsets/core';
-import { createFakePort, FakeKernel } from '@ipsets/testing';
-import { desiredStateOf, parseDesiredText } from '../../../src/desired-file.js';
+import { createFakePort, FakeKernel } from '@ipsets/fake-kernel';
+import { desiredStateOf, parseDesiredText } from '../../../src/desired/file.js';
 import { formatApplyReport, reportToJson } from '../../../src/output/apply-report.js';
 import { report } from '../../helpers/output-fixtures.js';
 

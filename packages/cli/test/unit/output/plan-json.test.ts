@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseSave, planReconcile } from '@ipsets/core';
 import type { RestorePlan } from '@ipsets/core';
-import { desiredStateOf, parseDesiredText } from '../../../src/desired-file.js';
+import { desiredStateOf, parseDesiredText } from '../../../src/desired/file.js';
 import { planJsonChunks, planToJson } from '../../../src/output/plan-json.js';
 import { bigPlan } from '../../helpers/big-plans.js';
 import { plan } from '../../helpers/output-fixtures.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { kernelName, reconcileIPSets } from '@ipsets/core';
-import { createFakePort, FakeKernel } from '@ipsets/testing';
-import { desiredStateOf, parseDesiredText } from '../../../src/desired-file.js';
+import { createFakePort, FakeKernel } from '@ipsets/fake-kernel';
+import { desiredStateOf, parseDesiredText } from '../../../src/desired/file.js';
 import { formatSetSummary, summarizeSets } from '../../../src/output/set-summary.js';
 import { DEFAULT_CLI_OWNER } from '../../../src/defaults.js';
 

@@ -5,20 +5,14 @@
  * kernel could not be read"; `ipsets` alone printed help and exited 0; `--version`
  * printed a bare number; port messages told command-line users to "pass ipsetPath".
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli } from '../../../src/program.js';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../../../src/program/index.js';
 import type { CliIo } from '../../../src/cli-io.js';
+import { useTempDir } from '../../../../../vitest.temp-dir.js';
 
-let dir: string;
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'ipsets-h28-conventions-'));
-});
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const tempDir = useTempDir('ipsets-h28-conventions-');
 
 function io(): CliIo & { out: string; err: string } {
   const self = {
@@ -28,7 +22,7 @@ function io(): CliIo & { out: string; err: string } {
     stderr: { write: (t: string) => (self.err += t) },
     env: {},
     get cwd() {
-      return dir;
+      return tempDir();
     },
     now: () => performance.now(),
   };
@@ -59,7 +53,7 @@ describe('every flag is checked before a lock is taken or a kernel opened', () =
   ];
   for (const [name, argv, message] of cases) {
     it(`${name}: exit 2 naming the flag, the lock never touched`, async () => {
-      await writeFile(join(dir, 'd.yaml'), shop('10.0.0.1'));
+      await writeFile(join(tempDir(), 'd.yaml'), shop('10.0.0.1'));
       const r = await run(argv);
       expect(r.err).toMatch(message);
       expect(r.err).not.toContain('lock');
@@ -68,7 +62,7 @@ describe('every flag is checked before a lock is taken or a kernel opened', () =
   }
 
   it('diff and save: a bad flag is exit 2 before any kernel is read', async () => {
-    await writeFile(join(dir, 'd.yaml'), shop('10.0.0.1'));
+    await writeFile(join(tempDir(), 'd.yaml'), shop('10.0.0.1'));
     // The linux kernel's ipset would be "/nonexistent": reading it would fail with exit 1.
     for (const argv of [
       ['diff', 'd.yaml', '--state', 'k.json', '--ipset', '/nonexistent/ipset'],
@@ -83,20 +77,20 @@ describe('every flag is checked before a lock is taken or a kernel opened', () =
 
 describe('diff --exit-code: 0 no differences, 1 differences, 6 the kernel could not be read (kubectl diff: more than 1 is an error)', () => {
   it('0, 1 and 6 on the fake kernel and on an ipset that cannot run; --json carries the same code', async () => {
-    await writeFile(join(dir, 'd.yaml'), shop('10.0.0.1'));
+    await writeFile(join(tempDir(), 'd.yaml'), shop('10.0.0.1'));
     expect((await run(['apply', 'd.yaml', '--kernel', 'fake'])).code).toBe(0);
     expect((await run(['diff', 'd.yaml', '--kernel', 'fake', '--exit-code'])).code).toBe(0);
-    await writeFile(join(dir, 'd.yaml'), shop('10.0.0.1', '10.0.0.2'));
+    await writeFile(join(tempDir(), 'd.yaml'), shop('10.0.0.1', '10.0.0.2'));
     expect((await run(['diff', 'd.yaml', '--kernel', 'fake', '--exit-code'])).code).toBe(1);
-    const unreadable = await run(['diff', 'd.yaml', '--ipset', join(dir, 'no-such-ipset'), '--exit-code']);
+    const unreadable = await run(['diff', 'd.yaml', '--ipset', join(tempDir(), 'no-such-ipset'), '--exit-code']);
     expect(unreadable.err).toContain('was not found');
     expect(unreadable.code).toBe(6);
-    const json = await run(['diff', 'd.yaml', '--ipset', join(dir, 'no-such-ipset'), '--exit-code', '--json']);
+    const json = await run(['diff', 'd.yaml', '--ipset', join(tempDir(), 'no-such-ipset'), '--exit-code', '--json']);
     expect(json.code).toBe(6);
     expect(JSON.parse(json.out)).toMatchObject({ exitCode: 6, error: { code: 'IPSET_UNAVAILABLE' } });
     // Without --exit-code a kernel failure stays 1, as for every other command; bad input stays 2.
-    expect((await run(['diff', 'd.yaml', '--ipset', join(dir, 'no-such-ipset')])).code).toBe(1);
-    await writeFile(join(dir, 'bad.yaml'), 'sets: [1]\n');
+    expect((await run(['diff', 'd.yaml', '--ipset', join(tempDir(), 'no-such-ipset')])).code).toBe(1);
+    await writeFile(join(tempDir(), 'bad.yaml'), 'sets: [1]\n');
     expect((await run(['diff', 'bad.yaml', '--kernel', 'fake', '--exit-code'])).code).toBe(2);
   });
 });
@@ -118,7 +112,7 @@ describe('ipsets with no command', () => {
 
 describe('--version', () => {
   it('names the command\'s version and the ipset found with its protocol (it printed a bare number); --json for tooling', async () => {
-    const { cliVersion } = await import('../../../src/program.js');
+    const { cliVersion } = await import('../../../src/program/index.js');
     const text = await run(['--version']);
     expect(text.code).toBe(0);
     const [first, second] = text.out.split('\n');
@@ -136,10 +130,10 @@ describe('--version', () => {
 
 describe('the owner prefix', () => {
   it('is the command\'s own (ipsets-) unless the file or --owner names one; a file and --owner that disagree are refused', async () => {
-    await writeFile(join(dir, 'd.yaml'), shop('10.0.0.1'));
+    await writeFile(join(tempDir(), 'd.yaml'), shop('10.0.0.1'));
     expect((await run(['plan', 'd.yaml'])).out).toMatch(/^-N ipsets-[0-9a-z]{20} --exist nethash$/m);
     expect((await run(['plan', 'd.yaml', '--owner', 'azure-npm-'])).out).toMatch(/^-N azure-npm-[0-9a-z]{20} --exist nethash$/m);
-    await writeFile(join(dir, 'npm.yaml'), `owner: azure-npm-\n${shop('10.0.0.1')}`);
+    await writeFile(join(tempDir(), 'npm.yaml'), `owner: azure-npm-\n${shop('10.0.0.1')}`);
     expect((await run(['plan', 'npm.yaml'])).out).toMatch(/^-N azure-npm-/m);
     expect((await run(['plan', 'npm.yaml', '--owner', 'azure-npm-'])).code).toBe(0);
     const conflict = await run(['plan', 'npm.yaml', '--owner', 'ipsets-']);
@@ -154,8 +148,8 @@ describe('the owner prefix', () => {
 
 describe('messages name the command\'s flags, not the library\'s options', () => {
   it('a missing ipset says --ipset (it said "pass ipsetPath")', async () => {
-    await writeFile(join(dir, 'd.yaml'), shop('10.0.0.1'));
-    const r = await run(['diff', 'd.yaml', '--ipset', join(dir, 'no-such-ipset')]);
+    await writeFile(join(tempDir(), 'd.yaml'), shop('10.0.0.1'));
+    const r = await run(['diff', 'd.yaml', '--ipset', join(tempDir(), 'no-such-ipset')]);
     expect(r.err).toContain('or pass --ipset');
     expect(r.err).not.toMatch(/ipsetPath|ipPath|flockPath/);
   });

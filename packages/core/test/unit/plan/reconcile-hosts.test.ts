@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isIpsetsError } from '../../../src/errors.js';
-import { hostAddress } from '../../../src/model/members.js';
+import { NOMATCH_FLAG, hostValue } from '../../../src/model/members.js';
 import { planReconcile } from '../../../src/plan/plan-reconcile.js';
 import { temporaryName } from '../../../src/plan/rebuild.js';
 import { renderRestore } from '../../../src/session/render.js';
@@ -8,17 +8,17 @@ import type { SavedSet } from '../../../src/types.js';
 
 const NET = 'family inet hashsize 1024 maxelem 65536 bucketsize 12 initval 0x1a2b3c4d';
 
-describe('hostAddress (the numeric fast path of planReconcile)', () => {
+describe('hostValue (the numeric fast path of planReconcile)', () => {
   it('reads canonical host members, with or without nomatch', () => {
-    expect(hostAddress('10.0.0.1')).toBe(0x0a000001);
-    expect(hostAddress('10.0.0.1 nomatch')).toBe(0x0a000001);
-    expect(hostAddress('255.255.255.255')).toBe(4294967295);
-    expect(hostAddress('0.0.0.0')).toBe(0);
+    expect(hostValue('10.0.0.1')).toBe(0x0a000001);
+    expect(hostValue('10.0.0.1 nomatch')).toBe(0x0a000001 + NOMATCH_FLAG);
+    expect(hostValue('255.255.255.255')).toBe(4294967295);
+    expect(hostValue('0.0.0.0')).toBe(0);
   });
 
   it('refuses everything that is not a canonical host member', () => {
     for (const m of ['10.0.0.0/24', '010.0.0.1', '10.0.0.1,tcp:80', '10.0.0.1  nomatch', '10.0.0.1 nomatchx', '', '10.0.0.256', '10.0.0.1/32', '10.0.0']) {
-      expect(hostAddress(m), m).toBe(-1);
+      expect(hostValue(m), m).toBe(-1);
     }
   });
 });

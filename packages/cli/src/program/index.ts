@@ -6,34 +6,29 @@
  * --exit-code` could not read the kernel). Shell completion and the man page are
  * generated from these definitions (`program/completion.ts`, `program/man-page.ts`).
  */
-import { readFileSync } from 'node:fs';
 import { Argument, Command, CommanderError, Option } from 'commander';
 import { isIpsetsError } from '@ipsets/core';
-import { EXIT, reportError } from './cli-io.js';
-import type { CliIo } from './cli-io.js';
-import { DEFAULT_MAX_FAILURES, DEFAULT_METRICS_BIND_ADDRESS, DESTROY_BUDGET_MIN_SETS } from './defaults.js';
-import { AGENT_HELP, EXIT_HELP, FILE_HELP } from './program/help.js';
-import { durationOption, kernelOf, kernelOptions, ownerOption, positiveInt } from './program/options.js';
-import { COMPLETION_SHELLS, completionScript } from './program/completion.js';
-import type { CompletionShell } from './program/completion.js';
-import { manPage } from './program/man-page.js';
-import { versionCommand } from './program/version.js';
+import { EXIT, reportError } from '../cli-io.js';
+import type { CliIo } from '../cli-io.js';
+import { DEFAULT_MAX_FAILURES, DEFAULT_METRICS_BIND_ADDRESS, DESTROY_BUDGET_MIN_SETS } from '../defaults.js';
+import { AGENT_HELP, EXIT_HELP, FILE_HELP } from './help.js';
+import { durationOption, kernelOf, kernelOptions, ownerOption, positiveInt } from './options.js';
+import { COMPLETION_SHELLS, completionScript } from './completion.js';
+import type { CompletionShell } from './completion.js';
+import { manPage } from './man-page.js';
+import { versionCommand } from './version.js';
+import { cliVersion } from '../package-version.js';
+
+export { cliVersion } from '../package-version.js';
 
 // Commands load on use: `plan` never pays for the fake kernel, `demo` never for execa or prom-client.
-const agentCommand: typeof import('./commands/agent.js').agentCommand = async (...a) => (await import('./commands/agent.js')).agentCommand(...a);
-const applyCommand: typeof import('./commands/apply.js').applyCommand = async (...a) => (await import('./commands/apply.js')).applyCommand(...a);
-const demoCommand: typeof import('./commands/demo.js').demoCommand = async (...a) => (await import('./commands/demo.js')).demoCommand(...a);
-const diffCommand: typeof import('./commands/diff.js').diffCommand = async (...a) => (await import('./commands/diff.js')).diffCommand(...a);
-const planCommand: typeof import('./commands/plan.js').planCommand = async (...a) => (await import('./commands/plan.js')).planCommand(...a);
-const resetCommand: typeof import('./commands/reset.js').resetCommand = async (...a) => (await import('./commands/reset.js')).resetCommand(...a);
-const saveCommand: typeof import('./commands/save.js').saveCommand = async (...a) => (await import('./commands/save.js')).saveCommand(...a);
-
-/** This package's version (from its package.json). */
-export function cliVersion(): string {
-  // dist/bin.js and src/program.ts both sit one folder below package.json.
-  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
-  return pkg.version;
-}
+const agentCommand: typeof import('../commands/agent.js').agentCommand = async (...a) => (await import('../commands/agent.js')).agentCommand(...a);
+const applyCommand: typeof import('../commands/apply.js').applyCommand = async (...a) => (await import('../commands/apply.js')).applyCommand(...a);
+const demoCommand: typeof import('../commands/demo.js').demoCommand = async (...a) => (await import('../commands/demo.js')).demoCommand(...a);
+const diffCommand: typeof import('../commands/diff.js').diffCommand = async (...a) => (await import('../commands/diff.js')).diffCommand(...a);
+const planCommand: typeof import('../commands/plan.js').planCommand = async (...a) => (await import('../commands/plan.js')).planCommand(...a);
+const resetCommand: typeof import('../commands/reset.js').resetCommand = async (...a) => (await import('../commands/reset.js')).resetCommand(...a);
+const saveCommand: typeof import('../commands/save.js').saveCommand = async (...a) => (await import('../commands/save.js')).saveCommand(...a);
 
 /**
  * Builds the program. Each action stores its exit code in `result.code`; commander's

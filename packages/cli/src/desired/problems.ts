@@ -4,7 +4,7 @@
  * quotes it and says what was expected. Shared by the validator and both parsers.
  */
 import { IpsetsError } from '@ipsets/core';
-import { cutText, formatCount, quoteCut as quote } from './format.js';
+import { cutText, formatCount, quoteCut as quote } from '../format.js';
 
 /** One problem of a desired-state file. */
 export interface FileProblem {

@@ -3,9 +3,9 @@
  */
 import { IPSetManager, isIpsetsError, memberFamily, prefixedName, setTypeInfo } from '@ipsets/core';
 import type { AddressFamily, DesiredState, SetCapacity, SetMetadata } from '@ipsets/core';
-import { desiredFileError, formatPath, messageOf } from './desired-problems.js';
-import { knownInetOnly } from './desired-validate.js';
-import type { DesiredFile } from './desired-validate.js';
+import { desiredFileError, formatPath, messageOf } from './problems.js';
+import { knownInetOnly } from './validate.js';
+import type { DesiredFile } from './validate.js';
 
 /** A pod key for members that come from a file (the file has no pods). */
 const FILE_POD_KEY = 'ipsets-file';

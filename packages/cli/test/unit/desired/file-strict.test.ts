@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isIpsetsError } from '@ipsets/core';
-import { loadDesiredFile, parseDesiredText } from '../../src/desired-file.js';
-import { MAX_INPUT_BYTES } from '../../src/bounded-read.js';
-import { jsonTooDeepAt, locateJsonPaths, scanJsonStructure } from '../../src/json-scan.js';
+import { loadDesiredFile, parseDesiredText } from '../../../src/desired/file.js';
+import { MAX_INPUT_BYTES } from '../../../src/bounded-read.js';
+import { jsonTooDeepAt, locateJsonPaths, scanJsonStructure } from '../../../src/json-scan.js';
 
 function refused(text: string, format?: 'json' | 'yaml'): string {
   try {

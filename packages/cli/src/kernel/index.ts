@@ -7,11 +7,8 @@ import { resolve } from 'node:path';
 import { IpsetsError, quote } from '@ipsets/core';
 import type { IpsetPort } from '@ipsets/core';
 import type { FakeKernel } from '@ipsets/fake-kernel';
-import { DEFAULT_READ_TIMEOUT_MS, DEFAULT_RESTORE_TIMEOUT_MS, DEFAULT_STATE_FILE } from './defaults.js';
-import { loadFakeKernel, saveFakeKernel } from './kernel/fake-state-file.js';
-
-// Kept for importers of this module; the commands import ./defaults.js.
-export { DEFAULT_READ_TIMEOUT_MS, DEFAULT_RESTORE_TIMEOUT_MS } from './defaults.js';
+import { DEFAULT_READ_TIMEOUT_MS, DEFAULT_RESTORE_TIMEOUT_MS, DEFAULT_STATE_FILE } from '../defaults.js';
+import { loadFakeKernel, saveFakeKernel } from './fake-state-file.js';
 
 /** Kernel options shared by every command that needs a kernel. */
 export interface KernelOptions {

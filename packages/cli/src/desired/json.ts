@@ -3,10 +3,10 @@
  * resolves silently (duplicate keys) or should not accept (deep nesting), and line
  * numbers for problems found later, by scanning the text again, never by a second parser.
  */
-import { cutText, quoteCut as quote } from './format.js';
-import { LOCATED_PROBLEMS, ROOT_EXPECTED, desiredFileError, formatPath, messageOf, pathKeys } from './desired-problems.js';
-import type { Locator } from './desired-problems.js';
-import { MAX_JSON_DEPTH, jsonTooDeepAt, lineColumns, locateJsonPaths, scanJsonStructure } from './json-scan.js';
+import { cutText, quoteCut as quote } from '../format.js';
+import { LOCATED_PROBLEMS, ROOT_EXPECTED, desiredFileError, formatPath, messageOf, pathKeys } from './problems.js';
+import type { Locator } from './problems.js';
+import { MAX_JSON_DEPTH, jsonTooDeepAt, lineColumns, locateJsonPaths, scanJsonStructure } from '../json-scan.js';
 
 
 function jsonLocator(text: string): Locator {

@@ -17,9 +17,9 @@
  * adds, `maxelem` during resizes), so any difference is a fidelity bug.
  */
 import fc from 'fast-check';
-import { adtLine, createLine, exoticLine, lineLimitLine, otherLine, run } from './restore-scripts/lines.js';
-import { POOL, createOf } from './restore-scripts/pool.js';
-import { rebuildLines, swapRenameLine } from './restore-scripts/swap-rename.js';
+import { adtLine, createLine, exoticLine, lineLimitLine, otherLine, run } from './lines.js';
+import { POOL, createOf } from './pool.js';
+import { rebuildLines, swapRenameLine } from './swap-rename.js';
 
 /** One generated script. */
 export interface RestoreScript {

@@ -6,12 +6,12 @@
 import { createRequire } from 'node:module';
 import type * as Yaml from 'yaml';
 import type { CST, Document, LineCounter } from 'yaml';
-import { cutText, formatCount, quoteCut as quote } from './format.js';
-import { LOCATED_PROBLEMS, ROOT_EXPECTED, SHOWN_PROBLEMS, desiredFileError, formatPath, messageOf, pathKeys } from './desired-problems.js';
-import type { FileProblem, Locator } from './desired-problems.js';
-import { MAX_JSON_DEPTH, lineColumns } from './json-scan.js';
-import { readPlainYaml } from './yaml-plain.js';
-import type { PlainYaml } from './yaml-plain.js';
+import { cutText, formatCount, quoteCut as quote } from '../format.js';
+import { LOCATED_PROBLEMS, ROOT_EXPECTED, SHOWN_PROBLEMS, desiredFileError, formatPath, messageOf, pathKeys } from './problems.js';
+import type { FileProblem, Locator } from './problems.js';
+import { MAX_JSON_DEPTH, lineColumns } from '../json-scan.js';
+import { readPlainYaml } from '../yaml-plain.js';
+import type { PlainYaml } from '../yaml-plain.js';
 
 let yamlPackage: typeof Yaml | undefined;
 

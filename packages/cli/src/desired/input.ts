@@ -6,11 +6,11 @@
  */
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { CliIo } from './cli-io.js';
-import { loadDesiredFile } from './desired-file.js';
-import type { DesiredFile } from './desired-file.js';
+import type { CliIo } from '../cli-io.js';
+import { loadDesiredFile } from './file.js';
+import type { DesiredFile } from './file.js';
 import { IpsetsError } from '@ipsets/core';
-import { loadDesiredPartFiles, loadDesiredParts } from './desired/parts.js';
+import { loadDesiredPartFiles, loadDesiredParts } from './parts.js';
 
 /**
  * Loads and validates the desired file named by `file` (`-`: stdin; a folder: its

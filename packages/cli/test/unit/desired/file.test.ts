@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { isIpsetsError, kernelName } from '@ipsets/core';
 import type { IpsetsError } from '@ipsets/core';
-import { buildManager, formatProblem, parseDesiredText, validateDesiredDocument } from '../../src/desired-file.js';
-import type { FileProblem } from '../../src/desired-file.js';
-import { DEFAULT_CLI_OWNER } from '../../src/defaults.js';
+import { buildManager, formatProblem, parseDesiredText, validateDesiredDocument } from '../../../src/desired/file.js';
+import type { FileProblem } from '../../../src/desired/file.js';
+import { DEFAULT_CLI_OWNER } from '../../../src/defaults.js';
 
 /** Problems of a document that must be refused. */
 function problems(doc: unknown): FileProblem[] {

@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { isIpsetsError } from '@ipsets/core';
-import { parseDesiredText } from '../../src/desired-file.js';
-import type { FileProblem } from '../../src/desired-file.js';
+import { parseDesiredText } from '../../../src/desired/file.js';
+import type { FileProblem } from '../../../src/desired/file.js';
 
 function problemsOf(text: string): FileProblem[] {
   try {

@@ -8,9 +8,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { IPSetManager } from '@ipsets/core';
 import type { DesiredState } from '@ipsets/core';
-import { buildManager, desiredStateOf, parseDesiredText } from '../../src/desired-file.js';
-import type { DesiredFile } from '../../src/desired-file.js';
-import { capacitiesByLabel } from '../../src/desired-state.js';
+import { buildManager, desiredStateOf, parseDesiredText } from '../../../src/desired/file.js';
+import type { DesiredFile } from '../../../src/desired/file.js';
+import { capacitiesByLabel } from '../../../src/desired/state.js';
 
 /** What the per-member path produced: every member through the manager's public API. */
 function perMemberState(file: DesiredFile): DesiredState {

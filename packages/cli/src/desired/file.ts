@@ -9,18 +9,18 @@
  * the library accept exactly the same members.
  */
 import { extname } from 'node:path';
-import { readInputTextOrThrow } from './bounded-read.js';
-import { LOCATED_PROBLEMS, ROOT_EXPECTED, desiredFileError } from './desired-problems.js';
-import { parseJson } from './desired-json.js';
-import { validateDesiredDocument } from './desired-validate.js';
-import type { DesiredFile, ExternalSetRef, ValidateDesiredOptions } from './desired-validate.js';
-import { parseYaml } from './desired-yaml.js';
+import { readInputTextOrThrow } from '../bounded-read.js';
+import { LOCATED_PROBLEMS, ROOT_EXPECTED, desiredFileError } from './problems.js';
+import { parseJson } from './json.js';
+import { validateDesiredDocument } from './validate.js';
+import type { DesiredFile, ExternalSetRef, ValidateDesiredOptions } from './validate.js';
+import { parseYaml } from './yaml.js';
 
-export { MAX_COUNTED_PROBLEMS, MAX_KEPT_PROBLEMS, desiredFileError, formatPath, formatProblem } from './desired-problems.js';
-export type { FileProblem } from './desired-problems.js';
-export { DEFAULT_FILE_OWNER, MAX_SET_NAME_LENGTH, validateDesiredDocument } from './desired-validate.js';
-export type { DesiredFile, DesiredFileSet, ExternalSetRef, ValidateDesiredOptions } from './desired-validate.js';
-export { buildManager, desiredStateOf } from './desired-state.js';
+export { formatProblem } from './problems.js';
+export type { FileProblem } from './problems.js';
+export { validateDesiredDocument } from './validate.js';
+export type { DesiredFile, DesiredFileSet, ExternalSetRef, ValidateDesiredOptions } from './validate.js';
+export { buildManager, desiredStateOf } from './state.js';
 
 /** Options of {@link parseDesiredText}. */
 export interface ParseDesiredOptions extends ValidateDesiredOptions {

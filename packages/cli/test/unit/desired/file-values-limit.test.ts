@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { isIpsetsError } from '@ipsets/core';
-import { parseDesiredText } from '../../src/desired-file.js';
+import { parseDesiredText } from '../../../src/desired/file.js';
 
 function refused(text: string): string {
   try {

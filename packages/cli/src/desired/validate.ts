@@ -24,10 +24,10 @@ import {
   validateUnprefixedName,
 } from '@ipsets/core';
 import type { AddressFamily, NamingScheme, SetCapacity, SetMetadata, SetType } from '@ipsets/core';
-import { MAX_COUNTED_PROBLEMS, ROOT_EXPECTED, collector, describeValue, formatPath, messageOf } from './desired-problems.js';
-import type { Collector, FileProblem } from './desired-problems.js';
-import { DEFAULT_CLI_OWNER } from './defaults.js';
-import { cutText, formatCount, quoteCut as quote } from './format.js';
+import { MAX_COUNTED_PROBLEMS, ROOT_EXPECTED, collector, describeValue, formatPath, messageOf } from './problems.js';
+import type { Collector, FileProblem } from './problems.js';
+import { DEFAULT_CLI_OWNER } from '../defaults.js';
+import { cutText, formatCount, quoteCut as quote } from '../format.js';
 
 /** Longest unprefixed set name a file may use: core's rule (Kubernetes `key:value` labels fit with room to spare). */
 export { MAX_SET_NAME_LENGTH } from '@ipsets/core';

@@ -6,8 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { isIpsetsError, kernelName, planReconcile, renderRestore } from '@ipsets/core';
-import { desiredStateOf, parseDesiredText } from '../../src/desired-file.js';
-import { DEFAULT_CLI_OWNER } from '../../src/defaults.js';
+import { desiredStateOf, parseDesiredText } from '../../../src/desired/file.js';
+import { DEFAULT_CLI_OWNER } from '../../../src/defaults.js';
 
 function problemsOf(text: string): string[] {
   try {
