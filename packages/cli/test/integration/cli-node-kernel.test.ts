@@ -320,15 +320,19 @@ exec ${REAL_IPSET} "$@"
         await new Promise((r) => setTimeout(r, 50));
       }
       const seen: number[] = [];
-      let live = 0;
-      let ready = 0;
+      // /livez and /readyz while sets fail but the limit is not reached yet: a failing set
+      // never makes the agent not live. (Once the limit is reached the agent is on its way to
+      // exit 5 and /livez may say 503 in the moment before it does: that is true, not checked.)
+      const whileFailing: { live: number; ready: number }[] = [];
       for (let i = 0; i < 100; i++) {
         try {
           const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
           const n = Number(/^ipsets_consecutive_failures (\d+)/m.exec(text)?.[1] ?? -1);
           if (seen.at(-1) !== n) seen.push(n);
-          live = (await fetch(`http://127.0.0.1:${port}/livez`)).status;
-          ready = (await fetch(`http://127.0.0.1:${port}/readyz`)).status;
+          const live = (await fetch(`http://127.0.0.1:${port}/livez`)).status;
+          const ready = (await fetch(`http://127.0.0.1:${port}/readyz`)).status;
+          const after = Number(/^ipsets_consecutive_failures (\d+)/m.exec(await (await fetch(`http://127.0.0.1:${port}/metrics`)).text())?.[1] ?? -1);
+          if (n > 0 && after < 4) whileFailing.push({ live, ready });
         } catch {
           break; // the agent exited
         }
@@ -338,8 +342,8 @@ exec ${REAL_IPSET} "$@"
       expect(result.exitCode, stderr).toBe(5);
       expect(seen.filter((n) => n > 0).length).toBeGreaterThanOrEqual(2);
       expect(Math.max(...seen)).toBeGreaterThanOrEqual(3);
-      expect(live).toBe(200);
-      expect(ready).toBe(503);
+      expect(whileFailing.length).toBeGreaterThan(0);
+      expect(whileFailing).toEqual(whileFailing.map(() => ({ live: 200, ready: 503 })));
       for (const line of stderr.trim().split('\n')) JSON.parse(line);
       expect(stderr).toContain('the consecutive-failure limit was reached');
       console.info(`[h4] never-converging set: ipsets_consecutive_failures went ${seen.join(' -> ')}, agent exited ${result.exitCode}`);
