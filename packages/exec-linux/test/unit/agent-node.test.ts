@@ -16,20 +16,11 @@ import type { AgentClock, AgentManager } from '../../src/agent/api.js';
 import { acquireKernelLock } from '../../src/kernel-lock.js';
 import { startFixture } from '../helpers/child.js';
 import type { Child } from '../helpers/child.js';
+import { report as oneAttemptReport } from '../helpers/agent-report.js';
 
+/** The shared one-attempt report, over four lines (two applied when not converged). */
 function report(converged: boolean, extra: Partial<ApplyReport> = {}): ApplyReport {
-  return {
-    converged,
-    plan: { lines: [] },
-    attempts: [{ attempt: 1, lineIndices: [0], exitCode: converged ? 0 : 1, action: 'done' }],
-    linesTotal: 4,
-    linesApplied: converged ? 4 : 2,
-    skipped: [],
-    failedSets: converged ? [] : ['azure-npm-1'],
-    inUseSets: [],
-    notes: [],
-    ...extra,
-  };
+  return oneAttemptReport(converged, { linesTotal: 4, linesApplied: converged ? 4 : 2, ...extra });
 }
 
 const manager: AgentManager = {
