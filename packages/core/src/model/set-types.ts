@@ -23,45 +23,63 @@ export interface SetTypeInfo {
   readonly family: AddressFamily | undefined;
 }
 
-function info(
-  type: SetType,
-  kind: SetKind,
-  prefix: string,
-  createSpec: CreateSpec,
-  selectorCapable: boolean,
-): SetTypeInfo {
-  return Object.freeze({
-    type,
-    kind,
-    prefix,
-    createSpec,
-    kernelType: kernelTypeOfSpec(createSpec),
-    selectorCapable,
-    family: familyOfSpec(createSpec),
-  });
+/**
+ * The member grammar of a set made by a create spec: its kernel type, plus
+ * ` family inet6` for an IPv6 hash set (what the render boundary checks members against).
+ */
+export type MemberGrammar = KernelSetType | 'hash:net family inet6' | 'hash:ip,port family inet6';
+
+/** What a create spec makes: one row of {@link SPEC_INFO}. */
+export interface SpecInfo {
+  readonly spec: CreateSpec;
+  /** The kernel type (`ipset save` spelling) the spec makes. */
+  readonly kernelType: KernelSetType;
+  /** `inet6` for the `family inet6` specs, `inet` for other hash specs, `undefined` for lists. */
+  readonly family: AddressFamily | undefined;
+  /**
+   * The `family inet6` spec of the same set (itself for an inet6 spec; `undefined` for
+   * lists). ipset accepts `family` after the reference's old type names and prints
+   * `hash:net family inet6` (measured on 7.17).
+   */
+  readonly inet6: CreateSpec | undefined;
+  /** The member grammar of the set (see {@link MemberGrammar}). */
+  readonly grammar: MemberGrammar;
+  /** True for the list:set spec. */
+  readonly list: boolean;
+}
+
+function specRow(spec: CreateSpec, kernelType: KernelSetType, family: AddressFamily | undefined, inet6: CreateSpec | undefined): SpecInfo {
+  const grammar: MemberGrammar = family === 'inet6' ? (kernelType === 'hash:net' ? 'hash:net family inet6' : 'hash:ip,port family inet6') : kernelType;
+  return Object.freeze({ spec, kernelType, family, inet6, grammar, list: kernelType === 'list:set' });
 }
 
 /**
- * The `family inet6` spec of an `inet` hash spec. ipset accepts `family` after the
- * reference's old type names and prints `hash:net family inet6` (measured on 7.17).
+ * Every create spec the library writes, with what it makes, in the order of
+ * {@link CreateSpec}: the one place a spec's kernel type and family are written down.
+ * Planners, fates and the renderer read a spec's row once instead of re-deriving it.
  */
-function inet6Spec(spec: CreateSpec): CreateSpec {
-  switch (spec) {
-    case 'nethash':
-      return 'nethash family inet6';
-    case 'hash:ip,port':
-      return 'hash:ip,port family inet6';
-    case 'nethash maxelem 4294967295':
-      return 'nethash family inet6 maxelem 4294967295';
-    default:
-      return spec;
-  }
+export const SPEC_INFO: Readonly<Record<CreateSpec, SpecInfo>> = Object.freeze({
+  nethash: specRow('nethash', 'hash:net', 'inet', 'nethash family inet6'),
+  'hash:ip,port': specRow('hash:ip,port', 'hash:ip,port', 'inet', 'hash:ip,port family inet6'),
+  setlist: specRow('setlist', 'list:set', undefined, undefined),
+  'nethash maxelem 4294967295': specRow('nethash maxelem 4294967295', 'hash:net', 'inet', 'nethash family inet6 maxelem 4294967295'),
+  'nethash family inet6': specRow('nethash family inet6', 'hash:net', 'inet6', 'nethash family inet6'),
+  'hash:ip,port family inet6': specRow('hash:ip,port family inet6', 'hash:ip,port', 'inet6', 'hash:ip,port family inet6'),
+  'nethash family inet6 maxelem 4294967295': specRow('nethash family inet6 maxelem 4294967295', 'hash:net', 'inet6', 'nethash family inet6 maxelem 4294967295'),
+});
+
+/** The {@link SPEC_INFO} row of `spec`, or `undefined` when it is not a create spec the library knows. */
+export function specInfoOf(spec: unknown): SpecInfo | undefined {
+  return typeof spec === 'string' && Object.prototype.hasOwnProperty.call(SPEC_INFO, spec) ? SPEC_INFO[spec as CreateSpec] : undefined;
 }
 
-/** The address family a create spec makes: `inet6` for the `family inet6` specs, `inet` for other hash specs, `undefined` for lists. */
+/**
+ * The address family a create spec makes: `inet6` for the `family inet6` specs, `inet`
+ * for other hash specs, `undefined` for lists (and for a text that is no create spec).
+ * A lookup in {@link SPEC_INFO}.
+ */
 export function familyOfSpec(spec: CreateSpec): AddressFamily | undefined {
-  if (spec === 'setlist') return undefined;
-  return spec.includes('family inet6') ? 'inet6' : 'inet';
+  return specInfoOf(spec)?.family;
 }
 
 /**
@@ -73,36 +91,22 @@ export function familyOfSpec(spec: CreateSpec): AddressFamily | undefined {
 export const INET6_NAME_SUFFIX = ' inet6';
 
 /** Every create spec the library writes, in the order of {@link CreateSpec}. */
-export const CREATE_SPECS: readonly CreateSpec[] = Object.freeze([
-  'nethash',
-  'hash:ip,port',
-  'setlist',
-  'nethash maxelem 4294967295',
-  'nethash family inet6',
-  'hash:ip,port family inet6',
-  'nethash family inet6 maxelem 4294967295',
-] as CreateSpec[]);
+export const CREATE_SPECS: readonly CreateSpec[] = Object.freeze(Object.keys(SPEC_INFO) as CreateSpec[]);
 
 /** True when `spec` is one of {@link CREATE_SPECS} (the only texts a create line may carry). */
 export function isCreateSpec(spec: unknown): spec is CreateSpec {
-  return typeof spec === 'string' && (CREATE_SPECS as readonly string[]).includes(spec);
+  return specInfoOf(spec) !== undefined;
 }
 
-/** The kernel type (`ipset save` spelling) that a create spec makes. */
+/** The kernel type (`ipset save` spelling) that a create spec makes: a lookup in {@link SPEC_INFO}. */
 export function kernelTypeOfSpec(spec: CreateSpec): KernelSetType {
-  switch (spec) {
-    case 'setlist':
-      return 'list:set';
-    case 'hash:ip,port':
-      return 'hash:ip,port';
-    case 'hash:ip,port family inet6':
-      return 'hash:ip,port';
-    case 'nethash':
-    case 'nethash maxelem 4294967295':
-    case 'nethash family inet6':
-    case 'nethash family inet6 maxelem 4294967295':
-      return 'hash:net';
-  }
+  // A text that is no create spec has no kernel type (the type says it cannot happen).
+  return specInfoOf(spec)?.kernelType as KernelSetType;
+}
+
+function info(type: SetType, kind: SetKind, prefix: string, createSpec: CreateSpec, selectorCapable: boolean): SetTypeInfo {
+  const spec = SPEC_INFO[createSpec];
+  return Object.freeze({ type, kind, prefix, createSpec, kernelType: spec.kernelType, selectorCapable, family: spec.family });
 }
 
 const INFO: Readonly<Record<SetType, SetTypeInfo>> = Object.freeze({
@@ -122,7 +126,7 @@ const INFO6: Readonly<Partial<Record<SetType, SetTypeInfo>>> = Object.freeze(
   Object.fromEntries(
     Object.values(INFO)
       .filter((i) => i.kind === 'set' && i.type !== 'emptyHashSet')
-      .map((i) => [i.type, info(i.type, i.kind, i.prefix, inet6Spec(i.createSpec), i.selectorCapable)]),
+      .map((i) => [i.type, info(i.type, i.kind, i.prefix, SPEC_INFO[i.createSpec].inet6!, i.selectorCapable)]),
   ),
 );
 

@@ -27,7 +27,7 @@
 import { DEFAULT_HASHSIZE, DEFAULT_MAXELEM, effectiveCapacity } from '../model/capacity.js';
 import type { SetCapacity } from '../model/capacity.js';
 import { quote } from '../errors.js';
-import { familyOfSpec, kernelTypeOfSpec } from '../model/set-types.js';
+import { SPEC_INFO } from '../model/set-types.js';
 import { DEFAULT_GROWTH_CEILING, growMaxelem, temporaryName } from './rebuild.js';
 import type { GrowthPolicy } from './rebuild.js';
 import type { CreateSpec, PlanNote, SavedSet } from '../types.js';
@@ -65,7 +65,7 @@ function savedMaxelem(opts: ReadonlyMap<string, string>): number {
  * is compatible (docs/ipset-semantics.md §2.6: hashsize is not compared, the rest is).
  */
 function conflictOf(saved: SavedSet, opts: ReadonlyMap<string, string>, spec: CreateSpec, capacity: SetCapacity): string | undefined {
-  const type = kernelTypeOfSpec(spec);
+  const type = SPEC_INFO[spec].kernelType;
   if (saved.type !== type) return `kernel type ${quote(saved.type)} differs from ${quote(type)} (spec ${quote(spec)})`;
   for (const extra of ['timeout', 'netmask', 'markmask', 'counters', 'comment', 'skbinfo']) {
     if (opts.has(extra)) return `kernel set has ${quote(extra)}, which spec ${quote(spec)} does not create`;
@@ -78,7 +78,7 @@ function conflictOf(saved: SavedSet, opts: ReadonlyMap<string, string>, spec: Cr
   // `-N name --exist nethash` succeeds on an existing family inet6 set (measured on
   // 7.17: -exist does not compare the family), so a family change must be caught here.
   const family = opts.get('family') ?? 'inet';
-  const wantedFamily = familyOfSpec(spec) ?? 'inet';
+  const wantedFamily = SPEC_INFO[spec].family ?? 'inet';
   if (family !== wantedFamily) return `kernel family ${quote(family)} differs from ${quote(wantedFamily)}`;
   const maxelem = opts.get('maxelem') ?? String(DEFAULT_MAXELEM);
   const wantedMaxelem = String(effectiveCapacity(spec, capacity).maxelem);
@@ -163,7 +163,7 @@ export interface SavedFate {
 export function savedFate(saved: SavedSet, spec: CreateSpec, capacity: SetCapacity, count: number, growth: GrowthPolicy, free: boolean | undefined, recreate = true): SavedFate {
   let target = capacity;
   const opts = parseOptions(saved.options);
-  if (kernelTypeOfSpec(spec) !== 'list:set') {
+  if (!SPEC_INFO[spec].list) {
     const grown = grownBefore(savedMaxelem(opts), spec, capacity, count, growth);
     if (grown !== undefined) target = { ...capacity, maxelem: grown };
     const rebuild = rebuildReason(saved, opts, spec, target);

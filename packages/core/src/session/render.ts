@@ -14,6 +14,12 @@
  * still runs as one command but shifts the line numbers of every later error, which
  * would make the recovery session blame the wrong line. A line that breaks a rule is
  * an {@link IpsetsError} and no text is returned.
+ *
+ * One concept in one file (about 400 lines): the boundary's checks and its byte writer
+ * stay together because the writer's fast path for host members (`writeMembers`,
+ * `copyCanonicalHost`) and the checked path every other line takes
+ * (`renderCheckedLine`) must give the same text and the same errors; the only part
+ * that is not about this boundary, the ASCII byte buffer, lives in ascii-text.ts.
  */
 import { createSpecText, validateCapacity } from '../model/capacity.js';
 import { IpsetsError, quote } from '../errors.js';
@@ -21,13 +27,11 @@ import { copyCanonicalHost, isCanonicalHost, isCanonicalMember, stripNomatch } f
 import { isValidKernelSetName, setNameMessage, setNameProblem } from '../model/set-names.js';
 import { AsciiChunks, asciiBytes, writeAscii } from './ascii-text.js';
 import type { MemberKind } from '../model/members.js';
-import { CREATE_SPECS, familyOfSpec, isCreateSpec, kernelTypeOfSpec } from '../model/set-types.js';
+import { CREATE_SPECS, isCreateSpec, specInfoOf } from '../model/set-types.js';
+import type { MemberGrammar } from '../model/set-types.js';
 import { isMemberRun, planLineCount, planPieces } from '../plan/line-runs.js';
 import type { PlanPiece } from '../plan/line-runs.js';
-import type { KernelSetType, PlanLine, RestorePlan } from '../types.js';
-
-/** The member grammar of a set: its kernel type, plus `family inet6` for an IPv6 hash set. */
-type MemberGrammar = KernelSetType | 'hash:net family inet6' | 'hash:ip,port family inet6';
+import type { PlanLine, RestorePlan } from '../types.js';
 
 const NEWLINE = 10;
 
@@ -170,14 +174,14 @@ function renderCheckedLine(line: PlanLine, kind: MemberGrammar | undefined): str
   }
 }
 
-/** Kernel type of every set the plan creates (the spec of its last create line). */
+/** Member grammar of every set the plan creates (from the spec of its last create line). */
 function createdKinds(lines: readonly PlanPiece[]): Map<string, MemberGrammar> {
   const kinds = new Map<string, MemberGrammar>();
   for (let i = 0; i < lines.length; i++) {
     const l = lines[i]!;
-    if (l.op !== 'create' || isMemberRun(l) || !isCreateSpec(l.spec)) continue;
-    const type = kernelTypeOfSpec(l.spec);
-    kinds.set(l.set, familyOfSpec(l.spec) === 'inet6' && type !== 'list:set' ? `${type} family inet6` : type);
+    if (l.op !== 'create' || isMemberRun(l)) continue;
+    const spec = specInfoOf(l.spec);
+    if (spec !== undefined) kinds.set(l.set, spec.grammar);
   }
   return kinds;
 }

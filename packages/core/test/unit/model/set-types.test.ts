@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import {
+  CREATE_SPECS,
   EMPTY_SET,
+  SPEC_INFO,
+  isCreateSpec,
+  specInfoOf,
   INET6_NAME_SUFFIX,
   familyOfSpec,
   SET_TYPES,
@@ -11,7 +15,7 @@ import {
   setTypeInfo,
   validateSetMetadata,
 } from '../../../src/model/set-types.js';
-import type { SetType } from '../../../src/types.js';
+import type { CreateSpec, KernelSetType, SetType } from '../../../src/types.js';
 
 // docs/reference-behaviour.md §a.1
 const TABLE: ReadonlyArray<[SetType, 'set' | 'list', string, string, string, boolean]> = [
@@ -109,5 +113,37 @@ describe('family inet6 siblings', () => {
 
   it('refuses an unknown family', () => {
     expect(() => setTypeInfo('namespace', 'ipv6' as never)).toThrow(/unknown address family "ipv6"/);
+  });
+});
+
+describe('SPEC_INFO: one table of create specs', () => {
+  // Written out here, not derived: what ipset prints for each spec (measured on 7.17).
+  const ROWS: ReadonlyArray<[CreateSpec, KernelSetType, 'inet' | 'inet6' | undefined, CreateSpec | undefined, string]> = [
+    ['nethash', 'hash:net', 'inet', 'nethash family inet6', 'hash:net'],
+    ['hash:ip,port', 'hash:ip,port', 'inet', 'hash:ip,port family inet6', 'hash:ip,port'],
+    ['setlist', 'list:set', undefined, undefined, 'list:set'],
+    ['nethash maxelem 4294967295', 'hash:net', 'inet', 'nethash family inet6 maxelem 4294967295', 'hash:net'],
+    ['nethash family inet6', 'hash:net', 'inet6', 'nethash family inet6', 'hash:net family inet6'],
+    ['hash:ip,port family inet6', 'hash:ip,port', 'inet6', 'hash:ip,port family inet6', 'hash:ip,port family inet6'],
+    ['nethash family inet6 maxelem 4294967295', 'hash:net', 'inet6', 'nethash family inet6 maxelem 4294967295', 'hash:net family inet6'],
+  ];
+
+  it('has one frozen row per create spec, in the order of CREATE_SPECS', () => {
+    expect(Object.keys(SPEC_INFO)).toEqual(CREATE_SPECS);
+    expect(CREATE_SPECS).toEqual(ROWS.map((r) => r[0]));
+    expect(Object.isFrozen(SPEC_INFO)).toBe(true);
+    for (const spec of CREATE_SPECS) expect(Object.isFrozen(SPEC_INFO[spec])).toBe(true);
+  });
+
+  it.each(ROWS)('%s: kernel type %s, family %s, inet6 spec %s, member grammar %s', (spec, kernelType, family, inet6, grammar) => {
+    expect(SPEC_INFO[spec]).toEqual({ spec, kernelType, family, inet6, grammar, list: kernelType === 'list:set' });
+    expect(kernelTypeOfSpec(spec)).toBe(kernelType);
+    expect(familyOfSpec(spec)).toBe(family);
+    expect(specInfoOf(spec)).toBe(SPEC_INFO[spec]);
+  });
+
+  it.each(['toString', '__proto__', 'hash:net', 'nethash ', '', 1, undefined, null])('knows no spec %j', (spec) => {
+    expect(isCreateSpec(spec)).toBe(false);
+    expect(specInfoOf(spec)).toBeUndefined();
   });
 });
