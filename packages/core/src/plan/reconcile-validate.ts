@@ -1,0 +1,131 @@
+/**
+ * Validation of the desired state of reconcile planning: every desired set owned,
+ * listed once, of a known spec and capacity, with its members canonical and keyed by
+ * kernel entry (host members of a hash:net inet set in a {@link HostTable}).
+ */
+import { validateCapacity } from '../model/capacity.js';
+import type { SetCapacity } from '../model/capacity.js';
+import { IpsetsError, quote } from '../errors.js';
+import { NOMATCH_FLAG, canonicalMember, entryKey, hostValue } from '../model/members.js';
+import { validateSetName } from '../model/set-names.js';
+import { isOwnedSetName, validateOwnerPrefix } from '../model/naming.js';
+import { CREATE_SPECS, specInfoOf } from '../model/set-types.js';
+import type { SpecInfo } from '../model/set-types.js';
+import { HostTable, HostTablePool } from './host-table.js';
+import { PREFETCH, touchStrings } from './prefetch.js';
+import type { DesiredSet, DesiredState } from '../types.js';
+
+/** A desired set, validated, with canonical members keyed by kernel entry. */
+export interface Wanted {
+  readonly set: DesiredSet;
+  /** The {@link SPEC_INFO} row of the set's spec. */
+  readonly spec: SpecInfo;
+  readonly list: boolean;
+  /** Canonical members (for lists: names), one per kernel entry, in desired order. */
+  readonly members: readonly string[];
+  /**
+   * entry key → index in `members` (for lists the key is the name), for the members
+   * that are not in `hosts`.
+   */
+  readonly entries: Map<string, number>;
+  /** hash:net sets: the host members (`a.b.c.d[ nomatch]`) by address. */
+  readonly hosts: HostTable | undefined;
+  /** `maxelem`/`hashsize` of the desired set, checked (only the fields given). */
+  readonly capacity: SetCapacity;
+}
+
+/** True for a desired set whose host members go to a {@link HostTable}: hash:net, family inet. */
+function hashNetInet(set: DesiredSet): boolean {
+  const spec = typeof set === 'object' && set !== null ? specInfoOf(set.spec) : undefined;
+  return spec !== undefined && spec.kernelType === 'hash:net' && spec.family === 'inet';
+}
+
+function invalid(message: string, details: Record<string, unknown>): IpsetsError {
+  return new IpsetsError('INVALID_INPUT', message, { details });
+}
+
+/**
+ * The desired sets of `desired` by name, validated (see the module documentation).
+ *
+ * @throws IpsetsError as documented on `planReconcile`.
+ */
+export function validateDesired(desired: DesiredState): Map<string, Wanted> {
+  const owner = desired?.owner;
+  validateOwnerPrefix(owner);
+  const wanted = new Map<string, Wanted>();
+  let slots = 0;
+  for (const set of desired.sets) if (hashNetInet(set) && Array.isArray(set.members)) slots += HostTable.size(set.members.length);
+  const pool = new HostTablePool(slots);
+  for (const set of desired.sets) {
+    const name = validateSetName(set.name);
+    if (!isOwnedSetName(name, owner)) {
+      throw invalid(
+        `Desired set ${quote(name)} is not owned by ${quote(owner)}; expected the owner prefix followed by one or more of 0-9 and a-z (only owned sets can be reconciled).`,
+        {
+          set: name,
+          owner,
+        },
+      );
+    }
+    if (wanted.has(name)) throw invalid(`Desired set ${quote(name)} is listed twice; expected each kernel name once.`, { set: name });
+    const spec = specInfoOf(set.spec);
+    if (spec === undefined) {
+      throw invalid(`Desired set ${quote(name)} has spec ${quote(set.spec)}; expected one of ${CREATE_SPECS.join(', ')}.`, {
+        set: name,
+        spec: set.spec,
+      });
+    }
+    const capacity = validateCapacity({ maxelem: set.maxelem, hashsize: set.hashsize }, set.spec, `desired set ${quote(name)}`);
+    const kernelType = spec.kernelType;
+    const family = spec.family ?? 'inet';
+    const list = kernelType === 'list:set';
+    const entries = new Map<string, number>();
+    const input: readonly string[] = Array.isArray(set.members) ? set.members : Array.from(set.members);
+    // The desired members themselves while every one so far is canonical and new (the
+    // common case: members from the manager or a loaded file); a copy from the first
+    // member that is not.
+    let members: string[] | undefined;
+    // The host table reads IPv4 addresses: an inet6 set's members all take the generic path.
+    const hosts = hashNetInet(set) ? new HostTable(input.length, pool) : undefined;
+    const n = input.length;
+    for (let block = 0; block < n; block += PREFETCH) {
+      const blockEnd = Math.min(n, block + PREFETCH);
+      if (hosts !== undefined) hosts.touched = touchStrings(input, block, blockEnd, hosts.touched);
+      for (let i = block; i < blockEnd; i++) {
+        const raw = input[i]!;
+        const at = members === undefined ? i : members.length;
+        // A canonical host member is read once, for its address; anything else is
+        // canonicalised first.
+        let value = hosts !== undefined && typeof raw === 'string' ? hostValue(raw) : -1;
+        const member = value >= 0 ? raw : list ? validateSetName(raw) : canonicalMember(kernelType, raw, family);
+        if (value < 0 && hosts !== undefined) value = hostValue(member);
+        let index: number | undefined;
+        let key = '';
+        if (value >= 0) {
+          const slot = value >= NOMATCH_FLAG ? hosts!.insertIfAbsent(value - NOMATCH_FLAG, -(at + 1)) : hosts!.insertIfAbsent(value, at + 1);
+          if (slot !== 0) index = Math.abs(slot) - 1;
+        } else {
+          key = list ? member : entryKey(member);
+          index = entries.get(key);
+        }
+        if (index !== undefined) {
+          const seen = (members ?? input)[index]!;
+          if (seen !== member) {
+            throw invalid(
+              `Desired set ${quote(name)} holds both ${quote(seen)} and ${quote(member)}; they are one kernel entry, expected only one of them.`,
+              { set: name, members: [seen, member] },
+            );
+          }
+          members ??= input.slice(0, i);
+          continue;
+        }
+        if (value < 0) entries.set(key, at);
+        if (members !== undefined) members.push(member);
+        else if (member !== raw) (members = input.slice(0, i)).push(member);
+      }
+    }
+    const canonical = members ?? input;
+    wanted.set(name, { set, spec, list, members: canonical, entries, hosts, capacity });
+  }
+  return wanted;
+}
