@@ -73,12 +73,9 @@ export function specInfoOf(spec: unknown): SpecInfo | undefined {
   return typeof spec === 'string' && Object.prototype.hasOwnProperty.call(SPEC_INFO, spec) ? SPEC_INFO[spec as CreateSpec] : undefined;
 }
 
-/**
- * The address family a create spec makes: `inet6` for the `family inet6` specs, `inet`
- * for other hash specs, `undefined` for lists (and for a text that is no create spec).
- * A lookup in {@link SPEC_INFO}.
- */
+/** The address family a create spec makes: `inet6` for the `family inet6` specs, `inet` for other hash specs, `undefined` for lists. */
 export function familyOfSpec(spec: CreateSpec): AddressFamily | undefined {
+  // A lookup in SPEC_INFO (undefined for a text that is no create spec).
   return specInfoOf(spec)?.family;
 }
 
@@ -98,9 +95,9 @@ export function isCreateSpec(spec: unknown): spec is CreateSpec {
   return specInfoOf(spec) !== undefined;
 }
 
-/** The kernel type (`ipset save` spelling) that a create spec makes: a lookup in {@link SPEC_INFO}. */
+/** The kernel type (`ipset save` spelling) that a create spec makes. */
 export function kernelTypeOfSpec(spec: CreateSpec): KernelSetType {
-  // A text that is no create spec has no kernel type (the type says it cannot happen).
+  // A lookup in SPEC_INFO; a text that is no create spec has none (the type says it cannot happen).
   return specInfoOf(spec)?.kernelType as KernelSetType;
 }
 
