@@ -43,21 +43,25 @@ export class ReconcileLines {
   /** Kept lists: the saved members each keeps after (B). */
   private readonly listAfter = new Map<string, Set<string>>();
 
+  /** Adds one line (also the emitter of rebuilds, called per member of a rebuilt set). */
+  private readonly line: (l: PlanLine) => void;
+
   constructor(
     private readonly d: ReconcileDecisions,
     /** Notes of sets found unreadable while their lines are planned. */
     private readonly notes: PlanNote[],
-  ) {}
-
-  private line(l: PlanLine): void {
-    this.pieces.push(l);
+  ) {
+    const pieces = this.pieces;
+    this.line = (l) => {
+      pieces.push(l);
+    };
   }
 
   /** A rebuild through a temporary set the kernel does not hold (set-fate.ts `chooseTemporary`). */
   private rebuild(name: string, w: Wanted, section: string): void {
     const { sets } = this.d.kernel;
     const temporary = chooseTemporary(this.d.owner, name, this.d.writer, (n) => sets.has(n));
-    pushRebuildLines((l) => this.line(l), { name, spec: w.set.spec, capacity: this.d.target.get(name) ?? w.capacity, section }, temporary, w.members);
+    pushRebuildLines(this.line, { name, spec: w.set.spec, capacity: this.d.target.get(name) ?? w.capacity, section }, temporary, w.members);
   }
 
   /**
