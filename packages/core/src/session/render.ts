@@ -15,11 +15,11 @@
  * would make the recovery session blame the wrong line. A line that breaks a rule is
  * an {@link IpsetsError} and no text is returned.
  *
- * One concept in one file (about 400 lines): the boundary's checks and its byte writer
- * stay together because the writer's fast path for host members (`writeMembers`,
- * `copyCanonicalHost`) and the checked path every other line takes
- * (`renderCheckedLine`) must give the same text and the same errors; the only part
- * that is not about this boundary, the ASCII byte buffer, lives in ascii-text.ts.
+ * Why one file: the boundary's checks and its byte writer stay together because the
+ * writer's fast path for host members (`writeMembers`, `copyCanonicalHost`) and the
+ * checked path every other line takes (`renderCheckedLine`) must give the same text
+ * and the same errors; the only part that is not about this boundary, the ASCII byte
+ * buffer, lives in ascii-text.ts.
  */
 import { createSpecText, validateCapacity } from '../model/capacity.js';
 import { IpsetsError, quote } from '../errors.js';

@@ -12,9 +12,18 @@ import { classifyFailure, describeRun } from './attempt-failure.js';
 import type { AttemptFailure } from './attempt-failure.js';
 import { buildReport } from './session-report.js';
 import type { Fatal } from './session-report.js';
-import type { Attempt } from './session.js';
 import type { IpsetsErrorCode } from '../errors.js';
 import type { ApplyReport, AttemptRecord, ClassifiedError, CommandResult, ErrorHandler, PlanLine, RestorePlan, SkippedLine } from '../types.js';
+
+/** One run of `ipset -exist restore` that the session asks for. */
+export interface Attempt {
+  /** 1-based attempt number. */
+  readonly number: number;
+  /** The restore text: `renderRestore(plan, indices)`. Line k of it is plan line `indices[k - 1]`. */
+  readonly text: string;
+  /** Plan indices of the lines sent, in order. */
+  readonly indices: readonly number[];
+}
 
 function handlerFor(line: PlanLine, kind: ClassifiedError['kind']): ErrorHandler | undefined {
   return line.onError.find((h) => h.when === kind || h.when === 'any');

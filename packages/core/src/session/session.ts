@@ -34,25 +34,17 @@
  */
 import { IpsetsError, isIpsetsError, quote } from '../errors.js';
 import { SessionState } from './session-state.js';
+import type { Attempt } from './session-state.js';
 import type { AbortSignalLike, ApplyReport, CommandResult, IpsetPort, RestorePlan } from '../types.js';
 
 export { pendingBatchStart } from './attempt-failure.js';
+export type { Attempt } from './session-state.js';
 
 /**
  * Default number of `ipset restore` runs without progress per session (the reference's
  * `maxTryCount`, which counted every run).
  */
 export const DEFAULT_MAX_ATTEMPTS = 5;
-
-/** One run of `ipset -exist restore` that the session asks for. */
-export interface Attempt {
-  /** 1-based attempt number. */
-  readonly number: number;
-  /** The restore text: `renderRestore(plan, indices)`. Line k of it is plan line `indices[k - 1]`. */
-  readonly text: string;
-  /** Plan indices of the lines sent, in order. */
-  readonly indices: readonly number[];
-}
 
 /** Options of {@link createRestoreSession}. */
 export interface RestoreSessionOptions {
