@@ -72,6 +72,10 @@ export type {
   IPSetSnapshot,
   ReferenceType,
 } from './manager/manager.js';
+export { buildDesiredState } from './manager/bulk.js';
+export type { DesiredSetInput } from './manager/bulk.js';
+export { SetMembers } from './manager/set-members.js';
+export type { MemberProblemHandler } from './manager/set-members.js';
 export { PlanBasis } from './manager/basis.js';
 export type { DirtySnapshot, PlanSetView } from './manager/basis.js';
 export type { DirtyEntry, DirtyState, MemberSource } from './manager/dirty-cache.js';
