@@ -6,7 +6,7 @@
  */
 import { IpsetsError, isIpsetsError, quote } from '../errors.js';
 import { canonicalMember, entryKey, memberFamily } from '../model/members.js';
-import { prefixedName, setTypeInfo, validateSetMetadata } from '../model/set-types.js';
+import { prefixedName, setTypeInfo } from '../model/set-types.js';
 import type { AddressFamily, SetMetadata, SetType } from '../types.js';
 
 /**
@@ -41,7 +41,7 @@ export class SetMembers {
    * @throws IpsetsError `INVALID_SET_TYPE` (not a hash set), `INVALID_SET_NAME`, `INVALID_MEMBER`.
    */
   static check(meta: SetMetadata, members: readonly unknown[], onProblem?: MemberProblemHandler): SetMembers {
-    validateSetMetadata(meta);
+    // The type and family decide the check; the name is only quoted in messages.
     const info = setTypeInfo(meta.type, meta.family);
     if (info.kind !== 'set') {
       throw new IpsetsError('INVALID_SET_TYPE', `cannot add members to ipset ${quote(prefixedName(meta))}: it is not a hash set (type ${meta.type} is a list)`, {
