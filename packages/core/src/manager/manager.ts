@@ -20,12 +20,10 @@ import { NOMATCH, hasNomatch, memberFamily, stripNomatch } from '../model/member
 import { DEFAULT_NAMING_SCHEME, DEFAULT_OWNER, kernelName as computeKernelName, validateOwner } from '../model/naming.js';
 import {
   EMPTY_SET,
-  SET_TYPES,
   inet6SiblingName,
   inetNameOfSibling,
   prefixedNameOf,
   prefixedName as prefixOf,
-  sameSetFamily,
   setTypeInfo,
   validateSetMetadata,
 } from '../model/set-types.js';
@@ -33,7 +31,24 @@ import { IPSet } from './set-record.js';
 import { StringPool } from './string-pool.js';
 import { PlanBasis, plannedSet, settleReport } from './basis.js';
 import type { DirtySnapshot, PlannedSet, SettleTarget } from './basis.js';
-import { checkPodKey, checkReference, isNamespaceList, memberFor, routed, validateTypeCapacity } from './arguments.js';
+import {
+  checkDeleteOption,
+  checkMode,
+  checkPodKey,
+  checkReference,
+  checkReferenceFits,
+  checkSameType,
+  isNamespaceList,
+  memberFor,
+  requireHashSet,
+  requireList,
+  requireMemberSet,
+  routed,
+  validateTypeCapacity,
+} from './arguments.js';
+import { FailureCount } from './failures.js';
+import { KernelNameClaims } from './kernel-names.js';
+import { desiredSetOf, snapshotOf } from './reading.js';
 import type { Resolved } from './arguments.js';
 import type { SetTypeInfo } from '../model/set-types.js';
 import type { CommitResult, DeleteOption, DirtySetInfo, IPSetManagerConfig, IPSetMode, IPSetSnapshot, ReferenceType } from './manager-types.js';
@@ -41,8 +56,7 @@ import type { ApplyReport, DesiredSet, DesiredState, NamingScheme, SetMetadata, 
 
 export type { CommitResult, DeleteOption, DirtySetInfo, IPSetManagerConfig, IPSetMode, IPSetSnapshot, ReferenceType } from './manager-types.js';
 
-/** Consecutive failed applies after which {@link IPSetManager.recordApplyResult} throws: the reference's limit. */
-export const DEFAULT_MAX_FAILURES = 100;
+export { DEFAULT_MAX_FAILURES } from './failures.js';
 const EMPTY_PREFIXED = prefixOf(EMPTY_SET);
 
 const NO_CAPACITY: SetCapacity = Object.freeze({});
@@ -66,14 +80,14 @@ export class IPSetManager {
   readonly maxConsecutiveFailures: number;
 
   private readonly sets = new Map<string, IPSet>();
-  /** Kernel name → prefixed name that claimed it (entries of deleted sets are cleaned lazily). */
-  private readonly owners = new Map<string, string>();
   /**
    * Lists that hold a logical hash set (added without a family), by the prefixed name
    * of its inet set: they also hold its inet6 sibling, whenever that comes to exist.
    */
   private readonly logicalLists = new Map<string, Set<IPSet>>();
   private readonly dirty: DirtyCache;
+  /** Who holds each kernel name, and the claims the next commit settles. */
+  private readonly claims: KernelNameClaims;
   private readonly warn: ((message: string) => void) | undefined;
   private readonly capacity: ReadonlyMap<SetType, SetCapacity>;
   private emptySet: IPSet | undefined;
@@ -83,25 +97,11 @@ export class IPSetManager {
   private epoch = 0;
   /** Identity of this manager in the bases it makes. */
   private readonly identity: object = Object.freeze({});
-  /**
-   * Prefixed name → kernel name of sets whose create was cancelled (deleted, or no
-   * longer needed in the kernel, before they reached it) since the last commit, after
-   * a plan was made that may hold the create: that plan may still create them. Their
-   * kernel names are free at once (as in the reference); a set that takes one is in
-   * {@link reclaimed}.
-   */
-  private readonly cancelled = new Map<string, string>();
-  /**
-   * Prefixed names of sets that took the kernel name of a {@link cancelled} set since the
-   * last commit: the kernel may come to hold that name with the cancelled set's members,
-   * so their kernel contents are unknown (rebuilt, never merged or destroyed).
-   */
-  private readonly reclaimed = new Set<string>();
   /** {@link changes} when the last plan snapshot was taken (-1: none yet). */
   private snapshotAt = -1;
   /** What a commit settles reports against (made once). */
   private settleTarget: SettleTarget | undefined;
-  private failures = 0;
+  private readonly failures: FailureCount;
   // Two pools: pod keys repeat in other patterns than members (a file's members share
   // one pod key; an agent's pod brings one key for all its sets), and each pool is on
   // only while it pays (string-pool.ts).
@@ -118,30 +118,18 @@ export class IPSetManager {
   private lastMemberKey = '';
 
   constructor(config: IPSetManagerConfig = {}) {
-    const mode = config.mode ?? 'all';
-    if (mode !== 'all' && mode !== 'on-need') {
-      throw new IpsetsError('INVALID_ARGUMENT', `invalid ipset mode ${quote(mode)}; expected "all" or "on-need"`, {
-        details: { mode },
-      });
-    }
+    this.mode = checkMode(config.mode);
     const scheme = config.scheme ?? DEFAULT_NAMING_SCHEME;
     const owner = config.owner ?? DEFAULT_OWNER;
     validateOwner(owner, scheme);
-    const max = config.maxConsecutiveFailures ?? DEFAULT_MAX_FAILURES;
-    if (!Number.isInteger(max) || max < 1) {
-      throw new IpsetsError(
-        'INVALID_ARGUMENT',
-        `invalid maxConsecutiveFailures ${quote(max)}; expected an integer of at least 1`,
-        { details: { maxConsecutiveFailures: max } },
-      );
-    }
-    this.mode = mode;
+    this.failures = new FailureCount(config.maxConsecutiveFailures);
     this.addEmptySetToLists = config.addEmptySetToLists ?? false;
     this.owner = owner;
     this.scheme = scheme;
-    this.maxConsecutiveFailures = max;
+    this.maxConsecutiveFailures = this.failures.limit;
     this.warn = config.onWarning;
     this.dirty = new DirtyCache(this.warn);
+    this.claims = new KernelNameClaims(this.sets, this.dirty);
     this.capacity = validateTypeCapacity(config.capacity);
   }
 
@@ -172,11 +160,7 @@ export class IPSetManager {
    * @returns true when the set was deleted.
    */
   deleteIPSet(prefixedName: string, option: DeleteOption = 'soft'): boolean {
-    if (option !== 'soft' && option !== 'force') {
-      throw new IpsetsError('INVALID_ARGUMENT', `invalid delete option ${quote(option)}; expected "soft" or "force"`, {
-        details: { option },
-      });
-    }
+    checkDeleteOption(option);
     // Deleting a logical set deletes its inet6 sibling too (on the same terms).
     const sibling = this.sets.get(inet6SiblingName(prefixedName));
     if (sibling !== undefined && sibling.info.family === 'inet6') this.deleteIPSet(sibling.name, option);
@@ -206,14 +190,12 @@ export class IPSetManager {
   /** Forgets every set and the dirty delta (after a kernel reset, docs/reference-behaviour.md §b.15), and the failure count. */
   reset(): void {
     this.sets.clear();
-    this.owners.clear();
+    this.claims.clear();
     this.logicalLists.clear();
     this.dirty.clear();
     this.emptySet = undefined;
-    this.cancelled.clear();
-    this.reclaimed.clear();
     this.epoch++;
-    this.failures = 0;
+    this.failures.count = 0;
     this.memberPool.clear();
     this.podKeyPool.clear();
   }
@@ -237,7 +219,7 @@ export class IPSetManager {
     const family = typeof member === 'string' ? memberFamily(member) : 'inet';
     const resolved = metas.map((meta) => this.resolve(routed(meta, family), claims));
     const canon = resolved.map((r) => {
-      this.requireHashSet(r, 'add members to');
+      requireHashSet(r, 'add members to');
       if (r.meta.type === 'emptyHashSet') {
         throw new IpsetsError(
           'INVALID_SET_TYPE',
@@ -268,7 +250,7 @@ export class IPSetManager {
     const family = typeof member === 'string' ? memberFamily(member) : 'inet';
     const checked = metas.map((meta) => {
       const r = this.lookup(routed(meta, family));
-      this.requireHashSet(r, 'remove members from');
+      requireHashSet(r, 'remove members from');
       return { r, member: memberFor(r, member, 'remove', 'from') };
     });
     for (const { r, member: canon } of checked) {
@@ -289,12 +271,12 @@ export class IPSetManager {
     const claims = new Map<string, string>();
     const members = setMetas.map((meta) => {
       const r = this.resolve(this.singleFamily(meta), claims);
-      this.requireMemberSet(r);
+      requireMemberSet(r);
       return r;
     });
     const lists = listMetas.map((meta) => {
       const r = this.resolve(meta, claims);
-      this.requireList(r);
+      requireList(r);
       return r;
     });
     this.resolveEmptySetFor(lists, claims);
@@ -323,10 +305,10 @@ export class IPSetManager {
   removeFromList(listMeta: SetMetadata, setMetas: readonly SetMetadata[]): void {
     if (setMetas.length === 0) return;
     const listRef = this.lookup(listMeta);
-    this.requireList(listRef);
+    requireList(listRef);
     const memberRefs = setMetas.map((meta) => {
       const r = this.lookup(meta);
-      this.requireMemberSet(r);
+      requireMemberSet(r);
       return r;
     });
     const list = this.sets.get(listRef.prefixed);
@@ -376,26 +358,7 @@ export class IPSetManager {
     checkReference(refName, refType);
     const claims = new Map<string, string>();
     const r = this.resolve(meta, claims);
-    if (refType === 'selector' && !r.info.selectorCapable) {
-      const capable = SET_TYPES.filter((t) => setTypeInfo(t).selectorCapable).join(', ');
-      throw new IpsetsError(
-        'INVALID_REFERENCE',
-        `ipset ${quote(r.prefixed)} is not a selector ipset: it is of type ${r.meta.type}; selector sets are of type ${capable}`,
-        { details: { set: r.prefixed, type: r.meta.type, refName } },
-      );
-    }
-    const existing = this.sets.get(r.prefixed);
-    if (refType === 'netpol' && r.meta.type === 'cidrBlocks' && existing?.netPolRefs !== undefined) {
-      for (const owner of existing.netPolRefs) {
-        if (owner !== refName) {
-          throw new IpsetsError(
-            'INVALID_REFERENCE',
-            `cidr ipset ${quote(r.prefixed)} is already owned by netpol ${quote(owner)}; refusing reference from netpol ${quote(refName)}`,
-            { details: { set: r.prefixed, owner, refName } },
-          );
-        }
-      }
-    }
+    checkReferenceFits(r, this.sets.get(r.prefixed), refName, refType);
     this.resolveEmptySetFor([r], claims);
     const set = this.declare(this.getOrCreate(r), meta);
     this.addReferenceTo(set, refName, refType);
@@ -453,33 +416,7 @@ export class IPSetManager {
   /** A frozen snapshot of the set, or `undefined` (the reference hands out the live object, docs/reference-behaviour.md §g.2.17). */
   getIPSet(prefixedName: string): IPSetSnapshot | undefined {
     const set = this.sets.get(prefixedName);
-    if (set === undefined) return undefined;
-    const members: string[] = [];
-    const podKeys = new Map<string, string>();
-    if (set.ips !== undefined) {
-      for (const [key, pod] of set.ips) {
-        const m = set.memberOf(key);
-        members.push(m);
-        podKeys.set(m, pod);
-      }
-    } else {
-      for (const member of set.memberSets!.values()) members.push(member.name);
-    }
-    return Object.freeze({
-      name: set.name,
-      unprefixedName: set.unprefixedName,
-      kernelName: set.kernelName,
-      type: set.type,
-      kind: set.info.kind,
-      createSpec: set.info.createSpec,
-      members: Object.freeze(members),
-      podKeys,
-      selectorReferences: Object.freeze([...(set.selectorRefs ?? [])]),
-      netPolReferences: Object.freeze([...(set.netPolRefs ?? [])]),
-      ipsetReferCount: set.ipsetReferCount,
-      kernelReferCount: set.kernelReferCount,
-      inKernel: this.shouldBeInKernel(set),
-    });
+    return set === undefined ? undefined : snapshotOf(set, this.shouldBeInKernel(set));
   }
 
   /** Kernel name → prefixed name of every cached set, in creation order (docs/reference-behaviour.md §b.6). */
@@ -505,17 +442,7 @@ export class IPSetManager {
    */
   desiredState(): DesiredState {
     const sets: DesiredSet[] = [];
-    for (const set of this.sets.values()) {
-      if (!this.shouldBeInKernel(set)) continue;
-      const members: string[] = [];
-      set.forEachMember((m) => members.push(m));
-      const capacity = this.capacity.get(set.type);
-      sets.push(
-        capacity === undefined
-          ? { name: set.kernelName, label: set.name, spec: set.info.createSpec, members }
-          : { name: set.kernelName, label: set.name, spec: set.info.createSpec, members, ...capacity },
-      );
-    }
+    for (const set of this.sets.values()) if (this.shouldBeInKernel(set)) sets.push(desiredSetOf(set, this.capacity.get(set.type)));
     return { owner: this.owner, sets };
   }
 
@@ -582,20 +509,14 @@ export class IPSetManager {
       record: (name) => this.sets.get(name),
       desired: (set) => this.shouldBeInKernel(set),
     }));
-    if (this.cancelled.size > 0) this.settleReclaimed(basis);
-    for (const planned of basis.planned.values()) this.releaseIdleClaim(planned.name, planned.kernelName);
-    if (this.cancelled.size > 0) {
-      const cancelled = [...this.cancelled];
-      this.cancelled.clear();
-      for (const [name, kernelName] of cancelled) this.releaseIdleClaim(name, kernelName);
-    }
-    this.reclaimed.clear();
+    if (this.claims.cancelled.size > 0) this.settleReclaimed(basis);
+    this.claims.settled(basis.planned.values());
     return { stale: false, applied, kept };
   }
 
   /** Consecutive failed applies recorded by {@link recordApplyResult}. */
   get consecutiveApplyFailures(): number {
-    return this.failures;
+    return this.failures.count;
   }
 
   /**
@@ -605,18 +526,7 @@ export class IPSetManager {
    *   {@link maxConsecutiveFailures} (the reference panics here). The count stays at the limit.
    */
   recordApplyResult(ok: boolean): void {
-    if (ok) {
-      this.failures = 0;
-      return;
-    }
-    this.failures++;
-    if (this.failures >= this.maxConsecutiveFailures) {
-      throw new IpsetsError(
-        'MAX_CONSECUTIVE_FAILURES',
-        `exceeded max consecutive failures (${this.maxConsecutiveFailures}) when applying ipsets`,
-        { details: { consecutiveApplyFailures: this.failures, limit: this.maxConsecutiveFailures } },
-      );
-    }
+    this.failures.record(ok);
   }
 
   // -------------------------------------------------------------------------
@@ -665,7 +575,7 @@ export class IPSetManager {
     const info = this.named(meta);
     const prefixed = this.namedPrefixed;
     const existing = this.sets.get(prefixed);
-    if (existing !== undefined) this.checkFamily(existing, meta);
+    if (existing !== undefined) checkSameType(existing, meta);
     return { meta, prefixed, info, kernelName: existing?.kernelName ?? '' };
   }
 
@@ -675,20 +585,11 @@ export class IPSetManager {
     const prefixed = this.namedPrefixed;
     const existing = this.sets.get(prefixed);
     if (existing !== undefined) {
-      this.checkFamily(existing, meta);
+      checkSameType(existing, meta);
       return { meta, prefixed, info, kernelName: existing.kernelName };
     }
     const kernelName = computeKernelName(prefixed, { owner: this.owner, scheme: this.scheme });
-    const owner = claims.get(kernelName) ?? this.claimant(kernelName);
-    if (owner !== undefined && owner !== prefixed) {
-      throw new IpsetsError(
-        'KERNEL_NAME_COLLISION',
-        `ipset ${quote(prefixed)} resolves to kernel name ${quote(kernelName)} already owned by ${quote(owner)}` +
-          (this.scheme === 'fnv32' ? '; the fnv32 scheme collides, use sha256-base36' : ''),
-        { details: { set: prefixed, kernelName, owner, scheme: this.scheme } },
-      );
-    }
-    claims.set(kernelName, prefixed);
+    this.claims.check(prefixed, kernelName, this.scheme, claims);
     return { meta, prefixed, info, kernelName };
   }
 
@@ -720,81 +621,20 @@ export class IPSetManager {
   }
 
   /**
-   * The prefixed name holding a kernel name: a cached set, or a deleted one the kernel
-   * holds until its destroy lands. A set deleted before it reached the kernel holds
-   * none (see {@link cancelled}).
-   */
-  private claimant(kernelName: string): string | undefined {
-    const owner = this.owners.get(kernelName);
-    if (owner === undefined) return undefined;
-    return this.sets.has(owner) || this.dirty.get(owner) !== undefined ? owner : undefined;
-  }
-
-  /**
    * At a commit: a cancelled set that the committed plan held may now exist in the
    * kernel under a name another set took since. The destroy the report settles for it
    * would destroy that set, so it is dropped, and the set that holds the name now is
    * rebuilt (its kernel contents are unknown).
    */
   private settleReclaimed(basis: PlanBasis): void {
-    for (const [name, kernelName] of this.cancelled) {
-      const owner = this.owners.get(kernelName);
+    for (const [name, kernelName] of this.claims.cancelled) {
+      const owner = this.claims.ownerOf(kernelName);
       if (owner === undefined || owner === name || !basis.planned.has(name)) continue;
       if (this.dirty.get(name)?.kernelName === kernelName) this.dirty.forget(name);
       const set = this.sets.get(owner);
       if (set === undefined) continue;
       set.changedAt = ++this.changes;
       this.dirty.markUnknown(set.name, kernelName, this.shouldBeInKernel(set));
-    }
-  }
-
-  private kernelWorkPending(name: string): boolean {
-    return this.dirty.get(name) !== undefined || this.cancelled.has(name);
-  }
-
-  private releaseIdleClaim(name: string, kernelName: string): void {
-    if (this.owners.get(kernelName) === name && !this.sets.has(name) && !this.kernelWorkPending(name)) {
-      this.owners.delete(kernelName);
-    }
-  }
-
-  private checkFamily(set: IPSet, meta: SetMetadata): void {
-    if (!sameSetFamily(set.type, meta.type)) {
-      throw new IpsetsError(
-        'INVALID_SET_TYPE',
-        `ipset ${quote(set.name)} exists with type ${set.type} (${set.info.kind}); it was requested as type ${meta.type}`,
-        { details: { set: set.name, type: set.type, requested: meta.type } },
-      );
-    }
-  }
-
-  private requireHashSet(r: Resolved, action: string): void {
-    if (r.info.kind !== 'set') {
-      throw new IpsetsError(
-        'INVALID_SET_TYPE',
-        `cannot ${action} ipset ${quote(r.prefixed)}: it is not a hash set (type ${r.meta.type} is a list)`,
-        { details: { set: r.prefixed, type: r.meta.type } },
-      );
-    }
-  }
-
-  private requireMemberSet(r: Resolved): void {
-    if (r.info.kind !== 'set') {
-      throw new IpsetsError(
-        'INVALID_SET_TYPE',
-        `ipset ${quote(r.prefixed)} is not a hash set and nested list sets are not supported`,
-        { details: { set: r.prefixed, type: r.meta.type } },
-      );
-    }
-  }
-
-  private requireList(r: Resolved): void {
-    if (r.info.kind !== 'list') {
-      throw new IpsetsError(
-        'INVALID_SET_TYPE',
-        `ipset ${quote(r.prefixed)} is not a list set (type ${r.meta.type} is a hash set)`,
-        { details: { set: r.prefixed, type: r.meta.type } },
-      );
     }
   }
 
@@ -809,9 +649,7 @@ export class IPSetManager {
       if (base?.netPolRefs !== undefined && base.netPolRefs.size > 0) set.netPolRefs = new Set(base.netPolRefs);
     }
     this.sets.set(set.name, set);
-    const previous = this.owners.get(set.kernelName);
-    if (previous !== undefined && previous !== set.name && this.cancelled.has(previous)) this.reclaimed.add(set.name);
-    this.owners.set(set.kernelName, set.name);
+    this.claims.take(set);
     if (this.mode === 'all' || this.shouldBeInKernel(set)) this.dCreate(set);
     if (set.type === EMPTY_SET.type && set.name === EMPTY_PREFIXED && this.addEmptySetToLists && this.emptySet === undefined) {
       this.emptySet = set;
@@ -924,7 +762,7 @@ export class IPSetManager {
         if (inKernel) this.releaseKernelReference(member);
       }
     }
-    this.releaseIdleClaim(set.name, set.kernelName);
+    this.claims.releaseIdle(set.name, set.kernelName);
   }
 
   /** The pooled copy of a member, looked up once per call however many sets it goes to. */
@@ -943,7 +781,7 @@ export class IPSetManager {
     const fresh = this.dirty.get(set.name) === undefined;
     set.changedAt = ++this.changes;
     if (fresh) set.createdAt = set.changedAt;
-    if (fresh && this.reclaimed.has(set.name)) this.dirty.markUnknown(set.name, set.kernelName, true);
+    if (fresh && this.claims.reclaimed.has(set.name)) this.dirty.markUnknown(set.name, set.kernelName, true);
     else this.dirty.create(set.name, set.kernelName, set);
   }
 
@@ -952,7 +790,7 @@ export class IPSetManager {
     set.changedAt = ++this.changes;
     this.dirty.destroy(set.name, set.kernelName, set);
     // A create cancelled before any commit may be in flight in a plan made since it was recorded.
-    if (planned && this.dirty.get(set.name) === undefined && this.snapshotAt >= set.createdAt) this.cancelled.set(set.name, set.kernelName);
+    if (planned && this.dirty.get(set.name) === undefined && this.snapshotAt >= set.createdAt) this.claims.cancelled.set(set.name, set.kernelName);
   }
 
   private dAddMember(set: IPSet, member: string): void {
