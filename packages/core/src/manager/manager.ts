@@ -22,10 +22,8 @@ import {
   EMPTY_SET,
   inet6SiblingName,
   inetNameOfSibling,
-  prefixedNameOf,
   prefixedName as prefixOf,
   setTypeInfo,
-  validateSetMetadata,
 } from '../model/set-types.js';
 import { IPSet } from './set-record.js';
 import { StringPool } from './string-pool.js';
@@ -48,9 +46,9 @@ import {
 } from './arguments.js';
 import { FailureCount } from './failures.js';
 import { KernelNameClaims } from './kernel-names.js';
+import { SetResolver } from './resolver.js';
 import { desiredSetOf, snapshotOf } from './reading.js';
 import type { Resolved } from './arguments.js';
-import type { SetTypeInfo } from '../model/set-types.js';
 import type { CommitResult, DeleteOption, DirtySetInfo, IPSetManagerConfig, IPSetMode, IPSetSnapshot, ReferenceType } from './manager-types.js';
 import type { ApplyReport, DesiredSet, DesiredState, NamingScheme, SetMetadata, SetType } from '../types.js';
 
@@ -88,6 +86,8 @@ export class IPSetManager {
   private readonly dirty: DirtyCache;
   /** Who holds each kernel name, and the claims the next commit settles. */
   private readonly claims: KernelNameClaims;
+  /** Reads set metadata: validated, named, checked against the cache, kernel names claimed. */
+  private readonly names: SetResolver;
   private readonly warn: ((message: string) => void) | undefined;
   private readonly capacity: ReadonlyMap<SetType, SetCapacity>;
   private emptySet: IPSet | undefined;
@@ -107,12 +107,6 @@ export class IPSetManager {
   // only while it pays (string-pool.ts).
   private readonly memberPool = new StringPool(this.sets, 'member');
   private readonly podKeyPool = new StringPool(this.sets, 'podKey');
-  /** The last metadata {@link named} checked: its fields, type info and prefixed name. */
-  private namedName: string | undefined = undefined;
-  private namedType: SetType | undefined = undefined;
-  private namedFamily: SetMetadata['family'] = undefined;
-  private namedInfo: SetTypeInfo | undefined = undefined;
-  private namedPrefixed = '';
   /** The last member value interned by the running addToSets call, and its pooled copy. */
   private lastMember: string | undefined = undefined;
   private lastMemberKey = '';
@@ -130,6 +124,7 @@ export class IPSetManager {
     this.warn = config.onWarning;
     this.dirty = new DirtyCache(this.warn);
     this.claims = new KernelNameClaims(this.sets, this.dirty);
+    this.names = new SetResolver(this.sets, this.claims, owner, scheme);
     this.capacity = validateTypeCapacity(config.capacity);
   }
 
@@ -145,7 +140,7 @@ export class IPSetManager {
    */
   createIPSets(metas: readonly SetMetadata[]): void {
     const claims = new Map<string, string>();
-    const resolved = metas.map((meta) => this.resolve(meta, claims));
+    const resolved = metas.map((meta) => this.names.resolve(meta, claims));
     this.resolveEmptySetFor(resolved, claims);
     for (const r of resolved) this.declare(this.getOrCreate(r), r.meta);
   }
@@ -217,7 +212,7 @@ export class IPSetManager {
     checkPodKey(podKey);
     const claims = new Map<string, string>();
     const family = typeof member === 'string' ? memberFamily(member) : 'inet';
-    const resolved = metas.map((meta) => this.resolve(routed(meta, family), claims));
+    const resolved = metas.map((meta) => this.names.resolve(routed(meta, family), claims));
     const canon = resolved.map((r) => {
       requireHashSet(r, 'add members to');
       if (r.meta.type === 'emptyHashSet') {
@@ -249,7 +244,7 @@ export class IPSetManager {
     checkPodKey(podKey);
     const family = typeof member === 'string' ? memberFamily(member) : 'inet';
     const checked = metas.map((meta) => {
-      const r = this.lookup(routed(meta, family));
+      const r = this.names.lookup(routed(meta, family));
       requireHashSet(r, 'remove members from');
       return { r, member: memberFor(r, member, 'remove', 'from') };
     });
@@ -270,12 +265,12 @@ export class IPSetManager {
     if (listMetas.length === 0 || setMetas.length === 0) return;
     const claims = new Map<string, string>();
     const members = setMetas.map((meta) => {
-      const r = this.resolve(this.singleFamily(meta), claims);
+      const r = this.names.resolve(this.names.singleFamily(meta), claims);
       requireMemberSet(r);
       return r;
     });
     const lists = listMetas.map((meta) => {
-      const r = this.resolve(meta, claims);
+      const r = this.names.resolve(meta, claims);
       requireList(r);
       return r;
     });
@@ -304,10 +299,10 @@ export class IPSetManager {
    */
   removeFromList(listMeta: SetMetadata, setMetas: readonly SetMetadata[]): void {
     if (setMetas.length === 0) return;
-    const listRef = this.lookup(listMeta);
+    const listRef = this.names.lookup(listMeta);
     requireList(listRef);
     const memberRefs = setMetas.map((meta) => {
-      const r = this.lookup(meta);
+      const r = this.names.lookup(meta);
       requireMemberSet(r);
       return r;
     });
@@ -357,7 +352,7 @@ export class IPSetManager {
   addReference(meta: SetMetadata, refName: string, refType: ReferenceType): void {
     checkReference(refName, refType);
     const claims = new Map<string, string>();
-    const r = this.resolve(meta, claims);
+    const r = this.names.resolve(meta, claims);
     checkReferenceFits(r, this.sets.get(r.prefixed), refName, refType);
     this.resolveEmptySetFor([r], claims);
     const set = this.declare(this.getOrCreate(r), meta);
@@ -549,75 +544,16 @@ export class IPSetManager {
     return members.has(this.emptySet.kernelName);
   }
 
-  /**
-   * Validates `meta` and returns its type info; its prefixed name is left in
-   * `namedPrefixed`. The last metadata's are kept: a caller adding members one at a time
-   * names the same set again and again (a file's set, an agent's label), and the check
-   * and the name depend on the name, type and family alone.
-   */
-  private named(meta: SetMetadata): SetTypeInfo {
-    const last = this.namedInfo;
-    if (last !== undefined && meta !== null && typeof meta === 'object' && meta.name === this.namedName && meta.type === this.namedType && meta.family === this.namedFamily) {
-      return last;
-    }
-    validateSetMetadata(meta);
-    const info = setTypeInfo(meta.type, meta.family);
-    this.namedPrefixed = prefixedNameOf(info, meta.name);
-    this.namedName = meta.name;
-    this.namedType = meta.type;
-    this.namedFamily = meta.family;
-    this.namedInfo = info;
-    return info;
-  }
-
-  /** Validates `meta` for lookup only (no creation): a known type that fits an existing set. */
-  private lookup(meta: SetMetadata): Resolved {
-    const info = this.named(meta);
-    const prefixed = this.namedPrefixed;
-    const existing = this.sets.get(prefixed);
-    if (existing !== undefined) checkSameType(existing, meta);
-    return { meta, prefixed, info, kernelName: existing?.kernelName ?? '' };
-  }
-
-  /** Validates `meta` for use with creation: also claims (tentatively, in `claims`) the kernel name of a new set. */
-  private resolve(meta: SetMetadata, claims: Map<string, string>): Resolved {
-    const info = this.named(meta);
-    const prefixed = this.namedPrefixed;
-    const existing = this.sets.get(prefixed);
-    if (existing !== undefined) {
-      checkSameType(existing, meta);
-      return { meta, prefixed, info, kernelName: existing.kernelName };
-    }
-    const kernelName = computeKernelName(prefixed, { owner: this.owner, scheme: this.scheme });
-    this.claims.check(prefixed, kernelName, this.scheme, claims);
-    return { meta, prefixed, info, kernelName };
-  }
-
-  /** Notes the family a caller named for `set` (a single-family set: see {@link singleFamily}); returns `set`. */
+  /** Notes the family a caller named for `set` (a single-family set: see {@link SetResolver.singleFamily}); returns `set`. */
   private declare(set: IPSet, meta: SetMetadata): IPSet {
     if (meta.family !== undefined && set.info.kind === 'set') set.declaredFamily = meta.family;
     return set;
   }
 
-  /**
-   * A list member as the list holds it: a family-less member that names a set declared
-   * with one family (and no set of the other family) is that kernel set alone, so no
-   * empty sibling of the other family is made just to be put into the list.
-   */
-  private singleFamily(meta: SetMetadata): SetMetadata {
-    if (meta === null || typeof meta !== 'object' || meta.family !== undefined) return meta;
-    const info = this.named(meta);
-    if (info.kind !== 'set') return meta;
-    const prefixed = this.namedPrefixed;
-    const inet = this.sets.get(prefixed);
-    if (inet !== undefined) return inet.declaredFamily === 'inet' ? { ...meta, family: 'inet' } : meta;
-    return this.sets.get(inet6SiblingName(prefixed))?.declaredFamily === 'inet6' ? { ...meta, family: 'inet6' } : meta;
-  }
-
   /** Also resolves the shared empty set when one of `resolved` is a namespace list that will need it. */
   private resolveEmptySetFor(resolved: readonly Resolved[], claims: Map<string, string>): void {
     if (!this.addEmptySetToLists || this.emptySet !== undefined) return;
-    if (resolved.some((r) => isNamespaceList(r.meta.type) && !this.sets.has(r.prefixed))) this.resolve(EMPTY_SET, claims);
+    if (resolved.some((r) => isNamespaceList(r.meta.type) && !this.sets.has(r.prefixed))) this.names.resolve(EMPTY_SET, claims);
   }
 
   /**
