@@ -12,6 +12,15 @@
  * - re-creating a set that is pending destruction diffs against its current members (docs/reference-behaviour.md §g.2.5);
  * - `getIPSet` returns a frozen snapshot (docs/reference-behaviour.md §g.2.17);
  * - `commit(report)` clears only what reached the kernel (docs/reference-behaviour.md §g.2.1).
+ *
+ * This file is the manager's public contract and nothing else, which is why it is one
+ * file of more than 400 lines: each method checks its arguments and then delegates,
+ * and most of its lines are the documentation of what each call does. The parts live
+ * beside it: `resolver.ts` (reading set metadata: names, kernel-name claims),
+ * `set-store.ts` (the set records and their dirty delta), `kernel-names.ts` (who holds
+ * which kernel name), `arguments.ts` (argument and kind rules), `failures.ts` (the
+ * failure count), `reading.ts` (snapshots), `basis.ts` (plan bases and commits),
+ * `dirty-cache.ts`, `string-pool.ts`, and `bulk.ts` (a whole desired state at once).
  */
 import type { SetCapacity } from '../model/capacity.js';
 import { IpsetsError, quote } from '../errors.js';
@@ -469,6 +478,5 @@ export class IPSetManager {
     if (!this.addEmptySetToLists || this.store.emptySet !== undefined) return;
     if (resolved.some((r) => isNamespaceList(r.meta.type) && !this.store.sets.has(r.prefixed))) this.names.resolve(EMPTY_SET, claims);
   }
-
 }
 
