@@ -154,7 +154,10 @@ function checkKnownKeys(c: Collector, path: readonly PropertyKey[], value: objec
 }
 
 
-/** Longest member string looked at; the longest valid one ("255.255.255.255,sctp:65535") has 26 characters. */
+/**
+ * A refused member longer than this is refused for its length (no valid spelling is
+ * that long: the longest, an IPv6 member with leading zeros and a dotted tail, has 59).
+ */
 const MAX_MEMBER_LENGTH = 64;
 
 function zodIssueMessage(issue: z.core.$ZodIssue): string {
