@@ -4,7 +4,7 @@
  */
 import { IpsetsError, quote } from '../errors.js';
 
-/** Consecutive failed applies after which {@link FailureCount.record} throws: the reference's limit. */
+/** Consecutive failed applies after which `IPSetManager.recordApplyResult` throws: the reference's limit. */
 export const DEFAULT_MAX_FAILURES = 100;
 
 /** Consecutive failed applies, against a limit. */

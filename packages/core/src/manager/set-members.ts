@@ -1,7 +1,7 @@
 /**
  * A hash set's members checked once, in bulk: canonical, one per kernel entry, and
  * routed to the set's address families (a set without a family sends IPv6 members to
- * its inet6 sibling, as the manager's `addToSets` does). {@link buildDesiredState}
+ * its inet6 sibling, as the manager's `addToSets` does). `buildDesiredState`
  * takes a `SetMembers` as it is and checks a plain list itself.
  */
 import { IpsetsError, isIpsetsError, quote } from '../errors.js';
@@ -16,7 +16,11 @@ import type { AddressFamily, SetMetadata, SetType } from '../types.js';
  */
 export type MemberProblemHandler = (index: number, error: IpsetsError) => boolean;
 
-/** The checked members of one hash set (see the module documentation). */
+/**
+ * The members of one hash set, checked once: canonical, one per kernel entry, and
+ * split by family (a set without a family sends IPv6 members to its inet6 sibling).
+ * Made by {@link SetMembers.check}; `buildDesiredState` takes them unchecked.
+ */
 export class SetMembers {
   private constructor(
     /** The set's type. */
