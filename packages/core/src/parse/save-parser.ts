@@ -8,7 +8,7 @@
  * time `ipset save` took to print it.
  */
 import { quote } from '../errors.js';
-import { NOMATCH, NOMATCH_FLAG, formatHostAddress, hostAddressIn } from '../model/members.js';
+import { NOMATCH, NOMATCH_FLAG, formatIPv4, hostValueIn, ipv4Address, scanIPv4 } from '../model/ipv4-host.js';
 import type { ParseProblem, SavedSet, SaveSnapshot, SetHeader } from '../types.js';
 
 /**
@@ -25,8 +25,6 @@ const CR = 13;
 const SPACE = 32;
 const TAB = 9;
 const HASH = 35;
-const DOT = 46;
-const ZERO = 48;
 
 function isBlank(c: number): boolean {
   return c === SPACE || c === TAB || c === CR;
@@ -272,34 +270,18 @@ function readPlainRuns(text: string, pos: number, run: RegExp, spans: MemberSpan
     let count = spans.count;
     while (pos < runEnd) {
       const start = pos + memberOffset;
-      let address = 0;
-      let octet = 0;
-      let digits = 0;
-      let dots = 0;
-      let canonical = true;
-      let i = start;
-      let c = text.charCodeAt(i);
-      for (;;) {
-        if (c === DOT) {
-          if (digits === 0 || dots === 3) canonical = false;
-          address = address * 256 + octet;
-          dots++;
-          octet = 0;
-          digits = 0;
-        } else {
-          const d = c - ZERO;
-          if (d < 0 || d > 9) break;
-          // A leading zero, or an octet past 255.
-          if ((digits === 1 && octet === 0) || (octet = octet * 10 + d) > 255) canonical = false;
-          digits++;
-        }
-        c = text.charCodeAt(++i);
+      // The one IPv4 scanner (value mode, read in place): a host ends at the newline.
+      const scanned = scanIPv4(text, start, runEnd, undefined, 0);
+      let i = -1;
+      if (scanned >= 0) {
+        const address = ipv4Address(scanned);
+        i = start + (scanned - address * 16);
+        if (text.charCodeAt(i) === NL) values[offset + count++] = address;
+        else i = -1;
       }
-      if (canonical && c === NL && dots === 3 && digits > 0) {
-        values[offset + count++] = address * 256 + octet;
-      } else {
+      if (i < 0) {
         // The pattern saw the newline: a member that is not an address ends there.
-        if (c !== NL) i = text.indexOf('\n', i);
+        i = text.indexOf('\n', start);
         spans.setCount(count);
         spans.pushOther(start, i);
         count++;
@@ -427,7 +409,7 @@ export class MemberStore {
  * member: `values[i]` says what member `i` is.
  *
  * - `0 <= v < 2^32`: a canonical IPv4 host `a.b.c.d` with address `v` (exactly the
- *   strings `hostValue` accepts without ` nomatch`, so the text is `formatHostAddress(v)`);
+ *   strings `hostValue` accepts without ` nomatch`, so the text is `formatIPv4(v)`);
  * - `v >= 2^32` (`NOMATCH_FLAG` added, as `hostValue` reads it): the same host with ` nomatch`;
  * - `v < 0`: anything else, `text.slice(others[2j], others[2j + 1])` with `j = -v - 1`,
  *   or `strings.get(i)` for a member that is not one slice of the text (an element
@@ -516,10 +498,9 @@ export class MemberSpans {
 
   /** Adds the member `text.slice(start, end)`, reading whether it is a host. */
   pushSpan(start: number, end: number): void {
-    const address = hostAddressIn(this.text, start, end);
-    if (address < 0) this.pushOther(start, end);
-    // An address ends in a digit: an `h` at the end is the one of ` nomatch`.
-    else this.append(this.text.charCodeAt(end - 1) === 104 ? address + NOMATCH_FLAG : address);
+    const value = hostValueIn(this.text, start, end);
+    if (value < 0) this.pushOther(start, end);
+    else this.append(value);
   }
 
   /** Adds a member that is not one slice of the text. */
@@ -559,8 +540,8 @@ export class MemberSpans {
   /** Member `i` as a string. */
   member(i: number): string {
     const v = this.values[this.offset + i]!;
-    if (v >= NOMATCH_FLAG) return formatHostAddress(v - NOMATCH_FLAG) + NOMATCH;
-    if (v >= 0) return formatHostAddress(v);
+    if (v >= NOMATCH_FLAG) return formatIPv4(v - NOMATCH_FLAG) + NOMATCH;
+    if (v >= 0) return formatIPv4(v);
     const string = this.strings?.get(i);
     if (string !== undefined) return string;
     const j = -v - 1;
