@@ -129,7 +129,7 @@ describe('ipsets apply, diff, save, reset on the fake kernel', () => {
     expect(apply.exitCode, apply.stdout + apply.stderr).toBe(0);
     const save = await ipsets(['save', '--kernel', 'fake'], { cwd: dir });
     const snapshot = parseSave(save.stdout);
-    expect(snapshot.sets.find((s) => s.name === SHOP)?.members.sort()).toEqual(['10.244.1.10', '10.244.1.99']);
+    expect([...(snapshot.sets.find((s) => s.name === SHOP)?.members ?? [])].sort()).toEqual(['10.244.1.10', '10.244.1.99']);
     expect(snapshot.sets.some((s) => s.name === EGRESS)).toBe(false);
   });
 

@@ -44,9 +44,9 @@ describeKernel('ipsets on the real kernel (network namespace)', () => {
 
     const kernel = parseSave((await ns.run(['ipset', 'save'])).stdout);
     const shop = kernel.sets.find((s) => s.name === kernelName('ns-shop', { owner: DEFAULT_CLI_OWNER }));
-    expect(shop?.members.slice().sort()).toEqual(['10.244.1.10', '10.244.1.11', '10.244.1.12']);
+    expect([...(shop?.members ?? [])].sort()).toEqual(['10.244.1.10', '10.244.1.11', '10.244.1.12']);
     const egress = kernel.sets.find((s) => s.name === kernelName('cidr-allow-egress-in-ns-shop-0out', { owner: DEFAULT_CLI_OWNER }));
-    expect(egress?.members.slice().sort()).toEqual(['10.0.0.0/8', '10.96.0.0/12 nomatch']);
+    expect([...(egress?.members ?? [])].sort()).toEqual(['10.0.0.0/8', '10.96.0.0/12 nomatch']);
 
     const diff = await ipsets(['diff', 'small.yaml', '--exit-code', ...linux()], { cwd: dir });
     expect(diff.exitCode, diff.stdout).toBe(0);
