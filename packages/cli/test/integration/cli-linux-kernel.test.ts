@@ -115,9 +115,9 @@ describeKernel('ipsets on the real kernel (network namespace)', () => {
     const diff = await ipsets(['diff', 'shop.yaml', '--exit-code', ...linux()], { cwd: dir });
     expect(diff.exitCode, diff.stdout + diff.stderr).toBe(0);
     const kernel = parseSave((await ns.run(['ipset', 'save'])).stdout);
-    expect(kernel.sets.find((s) => s.name === foreign)?.members).toEqual(['192.0.2.9']);
-    expect(kernel.sets.find((s) => s.name === 'foreign list')?.members).toEqual([foreign]);
-    expect(kernel.sets.find((s) => s.name === owned)?.members).toEqual(['10.244.1.10']);
+    expect([...(kernel.sets.find((s) => s.name === foreign)?.members ?? [])]).toEqual(['192.0.2.9']);
+    expect([...(kernel.sets.find((s) => s.name === 'foreign list')?.members ?? [])]).toEqual([foreign]);
+    expect([...(kernel.sets.find((s) => s.name === owned)?.members ?? [])]).toEqual(['10.244.1.10']);
     const save = await ipsets(['save', ...linux()], { cwd: dir });
     expect(parseSave(save.stdout).sets.map((s) => [s.name, [...s.members]])).toEqual([[owned, ['10.244.1.10']]]);
     await ns.run(['ipset', 'destroy', 'foreign list']);
