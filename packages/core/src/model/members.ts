@@ -1,6 +1,7 @@
 /**
- * Member grammar: validation and canonical forms of hash-set members, and the
- * rules for set names that appear as list members or kernel names.
+ * Member grammar: validation and canonical forms of hash-set members (`hash:net` and
+ * `hash:ip,port`, families inet and inet6), and the error that says why a member is
+ * not one. Set names, which list:set members are, follow set-names.ts.
  *
  * A member that passes {@link canonicalMember} can be written into a restore file
  * verbatim: the grammar admits no whitespace but the single space before
@@ -8,7 +9,14 @@
  * an option or a second argument.
  *
  * The scanners are hand-written (no regular expressions): this runs on every
- * member of states with a million members.
+ * member of states with a million members. IPv4 text is read by the one scanner in
+ * ipv4-host.ts, IPv6 addresses by members-inet6.ts.
+ *
+ * One concept past ~400 lines: the grammar of a member is one rule with one set of
+ * messages — the prefix, port and nomatch parts are shared by both kinds and both
+ * families, and the slow-path explanations (`describe…`) must say exactly what the
+ * fast paths refused; split apart, the messages and the checks they describe would
+ * drift.
  */
 import { IpsetsError, quote } from '../errors.js';
 import { NOMATCH, copyCanonicalHost, formatIPv4, hostValueIn, ipv4Address, ipv4End, scanIPv4 } from './ipv4-host.js';

@@ -8,6 +8,10 @@
  * goes on. It scans with `indexOf` and slices only what it keeps, because a
  * million-member save must parse in a fraction of the time `ipset save` took to
  * print it.
+ *
+ * One concept at ~400 lines: the line walk and its fast paths (plain adds compared in
+ * place, whole runs matched by one pattern) share the state of the set being read;
+ * the member lists it fills are in saved-members.ts.
  */
 import { quote } from '../errors.js';
 import { NOMATCH, ipv4Address, scanIPv4 } from '../model/ipv4-host.js';
