@@ -12,7 +12,7 @@
  * member of states with a million members. IPv4 text is read by the one scanner in
  * ipv4-host.ts, IPv6 addresses by members-inet6.ts.
  *
- * One concept past ~400 lines: the grammar of a member is one rule with one set of
+ * Why one file: the grammar of a member is one rule with one set of
  * messages — the prefix, port and nomatch parts are shared by both kinds and both
  * families, and the slow-path explanations (`describe…`) must say exactly what the
  * fast paths refused; split apart, the messages and the checks they describe would

@@ -9,7 +9,7 @@
  * million-member save must parse in a fraction of the time `ipset save` took to
  * print it.
  *
- * One concept at ~400 lines: the line walk and its fast paths (plain adds compared in
+ * Why one file: the line walk and its fast paths (plain adds compared in
  * place, whole runs matched by one pattern) share the state of the set being read;
  * the member lists it fills are in saved-members.ts.
  */

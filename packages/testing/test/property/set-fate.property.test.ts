@@ -29,7 +29,8 @@ import {
 } from '@ipsets/core';
 import type { ApplyReport, CommandResult, IpsetPort, RestorePlan } from '@ipsets/core';
 import { FakeKernel, createFakePort } from '@ipsets/fake-kernel';
-import { applyManagerCall, buildKernel, faultPlanArb, faultyPort, kernelNearArb, kernelStateArb, managerCallsArb, managerConfigArb } from '@ipsets/testing';
+import { applyManagerCall, buildKernel, faultyPort } from '@ipsets/testing';
+import { faultPlanArb, kernelNearArb, kernelStateArb, managerCallsArb, managerConfigArb } from '@ipsets/testing/arbitraries';
 import { fcOptions } from '../helpers/fc-options.js';
 
 const FILE = 'set-fate';
