@@ -496,9 +496,9 @@ export function planReconcile(
       const saved = kernel.get(name)!;
       const type = kernelTypeOfSpec(w.set.spec) as MemberKind;
       const start = pieces.length;
-      // A set parseSave made whose members nobody read is planned from what the parser
-      // read: a host member is a number, and only members that get a line become
-      // strings (a million unchanged members make no garbage).
+      // A saved set is planned from its member list's host values (for a set parseSave
+      // made, what the parser read): a host member is a number, and only members that
+      // get a line become strings (a million unchanged members make no garbage).
       const spans = saved.members;
       const values = spans.hostValues();
       const count = spans.length;
