@@ -17,6 +17,7 @@ export function sharedTestConfig(packageUrl: string): UserWorkspaceConfig {
         { find: /^@ipsets\/fake-kernel\/invariants$/, replacement: `${root}packages/fake-kernel/src/invariants.ts` },
         { find: /^@ipsets\/fake-kernel\/state-file$/, replacement: `${root}packages/fake-kernel/src/state-file.ts` },
         { find: /^@ipsets\/testing$/, replacement: `${root}packages/testing/src/index.ts` },
+        { find: /^@ipsets\/testing\/arbitraries$/, replacement: `${root}packages/testing/src/arbitraries.ts` },
         { find: /^@ipsets\/testing\/vitest$/, replacement: `${root}packages/testing/src/vitest.ts` },
         { find: /^@ipsets\/exec-linux$/, replacement: `${root}packages/exec-linux/src/index.ts` },
         { find: /^@ipsets\/exec-linux\/defaults$/, replacement: `${root}packages/exec-linux/src/defaults.ts` },

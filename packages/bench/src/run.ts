@@ -10,6 +10,10 @@
  * full run also measures W1, W2, W6 and memory on every supported Node line
  * (node-lines.ts; --no-lines skips that); `--lines-child FILE` is one such measurement.
  * IPSETS_BENCH_REAL=off measures the library side only (reference columns say why).
+ *
+ * Why one file: it is the script of one benchmark run (options, then each workload measured
+ * side by side with the real `ipset`, then the report); the workloads' bodies are in
+ * workloads.ts, the report in report.ts, the kernel in kernel.ts.
  */
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';

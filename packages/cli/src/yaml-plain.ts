@@ -13,6 +13,10 @@
  * Positions of values are kept on the side (line and column per value, in typed
  * arrays for long sequences), so problems found later get their line without parsing
  * the text again.
+ *
+ * Why one file: one reader (`Reader`) over one grammar subset: its lines, collections,
+ * scalars and positions share the cursor and the give-up rule; split, each part would
+ * have to know where the others stop.
  */
 
 /** 1-based line and column of a value. */

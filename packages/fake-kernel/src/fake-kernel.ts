@@ -19,6 +19,11 @@
  * - only `localhost` resolves as a host name;
  * - set types other than hash:ip, hash:net, hash:ip,port and list:set are refused with
  *   ``Syntax error: typename 'X' is not modelled by the fake kernel``.
+ *
+ * Why one file: it is the kernel's front door: one class whose methods are the commands a
+ * port sends (restore, save, list, single commands) and the fault switches tests set; the
+ * behaviour behind each lives in `fake/` (one C behaviour per file), so what remains here
+ * is the state they share and how a command reaches it.
  */
 import { type CommandResult, type ErrorSide, IpsetsError, quote } from '@ipsets/core';
 import type { EntryData, EntryValue, HashOptions, ListOptions } from './fake/sets.js';

@@ -9,6 +9,10 @@
  *
  * Failures throw an `Error` named `InvariantViolation` whose message lists, per set,
  * what differs (`-` desired but missing, `+` present but not desired).
+ *
+ * Why one file: the oracle must stay independent of core, so its own save reader, its own
+ * create-spec table and the three checks that use them sit together; splitting them would
+ * invite sharing code with what they check.
  */
 import { canonicalMember } from '@ipsets/core';
 import type { ApplyReport, CommandResult, CreateSpec, DesiredSet, DesiredState } from '@ipsets/core';

@@ -17,6 +17,7 @@ const ENTRIES = [
   { spec: '@ipsets/fake-kernel/invariants', dir: 'fake-kernel', file: 'src/invariants.ts', load: () => import('@ipsets/fake-kernel/invariants') },
   { spec: '@ipsets/fake-kernel/state-file', dir: 'fake-kernel', file: 'src/state-file.ts', load: () => import('@ipsets/fake-kernel/state-file') },
   { spec: '@ipsets/testing', dir: 'testing', file: 'src/index.ts', load: () => import('@ipsets/testing') },
+  { spec: '@ipsets/testing/arbitraries', dir: 'testing', file: 'src/arbitraries.ts', load: () => import('@ipsets/testing/arbitraries') },
   { spec: '@ipsets/testing/vitest', dir: 'testing', file: 'src/vitest.ts', load: () => import('@ipsets/testing/vitest') },
   { spec: '@ipsets/exec-linux', dir: 'exec-linux', file: 'src/index.ts', load: () => import('@ipsets/exec-linux') },
   { spec: '@ipsets/exec-linux/defaults', dir: 'exec-linux', file: 'src/defaults.ts', load: () => import('@ipsets/exec-linux/defaults') },

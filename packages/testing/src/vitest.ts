@@ -11,6 +11,9 @@
  *
  * The subpath also holds `createDescribeKernel`, the `describe` of real-kernel suites
  * (run, skip with the reason, or fail in CI), so every package gates them one way.
+ *
+ * Why one file: the contract is one suite whose cases share one port and one namespace;
+ * its cases are the list of promises a port makes, read top to bottom.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { classifyIpsetError, parseListHeaders, parseListNames, parseSave } from '@ipsets/core';

@@ -18,6 +18,10 @@
  * - {@link DesiredParts} follows the folder for the agent: each part's SHA-256 is kept, so
  *   a check parses only the parts whose bytes changed; a bad part, or one whose new
  *   content conflicts with the others, keeps its last good content in force.
+ *
+ * Why one file: reading a folder as one desired state is one rule with one cache: which
+ * entries are parts, how each is read and checked, how they combine, and which last good
+ * content stays in force; the agent's follower and the one-shot read share all of it.
  */
 import { createHash } from 'node:crypto';
 import { readdir, realpath } from 'node:fs/promises';

@@ -34,14 +34,15 @@ export function parseDuration(value: string, options: ParseDurationOptions = {})
 }
 
 /**
- * A duration flag: its help line ends with its range (`100ms–24h`), its default is
- * shown as `shown`, and a value outside the range is a usage error (exit 2) naming it.
+ * A duration flag: its help line ends with its range (`100ms–24h`), its default (from
+ * {@link DURATION_RANGES}, shown in the same units), and a value outside the range is a
+ * usage error (exit 2) naming it.
  */
-export function durationOption(flag: DurationFlag, description: string, shown: string): Option {
+export function durationOption(flag: DurationFlag, description: string): Option {
   const range = DURATION_RANGES[flag];
   return new Option(`${flag} <duration>`, `${description} (${formatDurationMs(range.minMs)}–${formatDurationMs(range.maxMs)})`)
     .argParser((value: string) => parseDuration(value, { flag, minMs: range.minMs, maxMs: range.maxMs }))
-    .default(range.defaultMs, shown);
+    .default(range.defaultMs, formatDurationMs(range.defaultMs));
 }
 
 export function choice<T extends string>(parse: (value: string) => T) {
@@ -79,15 +80,15 @@ export function kernelOptions(cmd: Command, flags: KernelFlags = {}): Command {
     .option('--state <path>', `fake kernel: its state file (default ./${DEFAULT_STATE_FILE}; needs --kernel fake)`)
     .option('--netns <name>', 'linux kernel: run ipset inside this network namespace (ip netns exec)')
     .option('--ipset <path>', 'linux kernel: the ipset binary (default: ipset on PATH)')
-    .addOption(durationOption('--timeout', 'kill an ipset restore that runs longer than this (then the report names what did not reach the kernel)', '5m'))
-    .addOption(durationOption('--read-timeout', 'kill an ipset save or list that runs longer than this', '1m'));
+    .addOption(durationOption('--timeout', 'kill an ipset restore that runs longer than this (then the report names what did not reach the kernel)'))
+    .addOption(durationOption('--read-timeout', 'kill an ipset save or list that runs longer than this'));
   if (flags.writer === true) {
     cmd
-      .addOption(durationOption('--wait', 'wait this long for another writer of the same kernel to finish (then exit 4)', '30s'))
+      .addOption(durationOption('--wait', 'wait this long for another writer of the same kernel to finish (then exit 4)'))
       .option('--lock-file <path>', 'the lock file writers of this kernel share (default /run/ipsets/<netns or "host">.lock; fake: <state file>.lock)');
   }
   if (flags.grace === true) {
-    cmd.addOption(durationOption('--grace', 'after SIGTERM/SIGINT, let the restore in flight finish for this long, then abort it (a second signal exits at once)', '20s'));
+    cmd.addOption(durationOption('--grace', 'after SIGTERM/SIGINT, let the restore in flight finish for this long, then abort it (a second signal exits at once)'));
   }
   if (flags.logs === true) {
     cmd

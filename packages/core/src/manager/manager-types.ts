@@ -1,11 +1,12 @@
 /**
  * What callers of the {@link IPSetManager} pass and get back: its configuration, the
  * options of its calls, and the read-only results (set snapshots, dirty sets, commits).
+ * (The links name the class without importing it: manager.ts imports this file, and core's
+ * modules never import in a cycle.)
  */
 import type { SetCapacity } from '../model/capacity.js';
 import type { DirtyState } from './dirty-cache.js';
 import type { CreateSpec, NamingScheme, SetKind, SetType } from '../types.js';
-import type { IPSetManager } from './manager.js';
 
 /** Which sets the kernel should hold (docs/reference-behaviour.md §b.1). */
 export type IPSetMode = 'all' | 'on-need';

@@ -14,9 +14,9 @@
  * Readers inside core read {@link planPieces} and {@link planLineCount}; everything
  * else reads `plan.lines` as before.
  */
-import type { MemberRun, PlanLine, PlanNote, PlanPiece, PlanPieces, RestorePlan } from './plan-types.js';
+import type { MemberRun, PlanLine, PlanNote, PlanPiece, PlanPieces, RestorePlan } from '../vocabulary/plan-types.js';
 
-export type { MemberRun, PlanPiece } from './plan-types.js';
+export type { MemberRun, PlanPiece } from '../vocabulary/plan-types.js';
 
 /** True when `piece` is a run of member lines. */
 export function isMemberRun(piece: PlanPiece): piece is MemberRun {

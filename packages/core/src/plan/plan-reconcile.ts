@@ -51,7 +51,6 @@ import type { SetCapacity } from '../model/capacity.js';
 import { IpsetsError, quote } from '../errors.js';
 import { NOMATCH_FLAG, canonicalMember, entryKey, hostValue, isCanonicalMember } from '../model/members.js';
 import { validateSetName } from '../model/set-names.js';
-import { unreadMemberSpans } from '../parse/save-parser.js';
 import { planFromPieces } from './line-runs.js';
 import type { PlanPiece } from './line-runs.js';
 import type { MemberKind } from '../model/members.js';
@@ -384,7 +383,7 @@ export function planReconcile(
     const decided = savedFate(s, w.set.spec, target.get(s.name) ?? w.capacity, w.members.length, growth, free, recreate);
     if (!w.list) target.set(s.name, decided.capacity);
     if (decided.fate === 'keep') {
-      const unreadable = w.list ? s.members.find((m) => !isCanonicalMember('list:set', m)) : undefined;
+      const unreadable = w.list ? [...s.members].find((m) => !isCanonicalMember('list:set', m)) : undefined;
       if (unreadable !== undefined) {
         fate.set(s.name, 'rebuild');
         notes.push(unreadableNote(s, unreadable));
@@ -497,19 +496,18 @@ export function planReconcile(
       const saved = kernel.get(name)!;
       const type = kernelTypeOfSpec(w.set.spec) as MemberKind;
       const start = pieces.length;
-      // A set parseSave made whose members nobody read is planned from what the parser
-      // read: a host member is a number, and only members that get a line become
-      // strings (a million unchanged members make no garbage).
-      const spans = unreadMemberSpans(saved);
-      const values = spans?.hostValues();
-      const list = spans === undefined ? saved.members : undefined;
-      const count = spans?.length ?? list!.length;
+      // A saved set is planned from its member list's host values (for a set parseSave
+      // made, what the parser read): a host member is a number, and only members that
+      // get a line become strings (a million unchanged members make no garbage).
+      const spans = saved.members;
+      const values = spans.hostValues();
+      const count = spans.length;
       for (let i = 0; i < count; i++) {
         let m: string | undefined;
         // The parser read a host's value on the way; any other member is read here.
-        let v = values === undefined ? -1 : values[i]!;
+        let v = values[i]!;
         if (v < 0 || hosts === undefined) {
-          m = list === undefined ? spans!.at(i) : list[i]!;
+          m = spans.at(i);
           v = hosts === undefined ? -1 : hostValue(m);
         }
         const nomatch = v >= NOMATCH_FLAG;
@@ -529,7 +527,7 @@ export function planReconcile(
         }
         // Only a member hostValue read (a canonical host by construction) or one
         // isCanonicalMember accepts is written into a line.
-        m ??= spans!.at(i);
+        m ??= spans.at(i);
         if (address >= 0 || isCanonicalMember(type, m, familyOfSpec(w.set.spec))) {
           // Not desired, or its nomatch flag switches: delete (and add back below).
           line({ op: 'del', set: name, member: m, section, onError: RECONCILE_HANDLERS.delFromSet });

@@ -4,7 +4,7 @@
  * `ipset save` normalised (initval, hashsize, member order within hash sets).
  */
 import type { CommandResult } from '@ipsets/core';
-import type { RestoreScript } from '@ipsets/testing';
+import type { RestoreScript } from '@ipsets/testing/arbitraries';
 import type { TestNamespace } from '../../src/netns.js';
 import type { NamespaceShell } from './netns-shell.js';
 import { normalisedText } from './save.js';

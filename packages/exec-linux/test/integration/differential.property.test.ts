@@ -12,7 +12,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { FakeKernel } from '@ipsets/fake-kernel';
-import { restoreScriptArb } from '@ipsets/testing';
+import { restoreScriptArb } from '@ipsets/testing/arbitraries';
 import { createTestNamespace } from '../../src/netns.js';
 import type { TestNamespace } from '../../src/netns.js';
 import { describeDifference, runFake, runRealInShell } from '../helpers/differential.js';

@@ -11,7 +11,7 @@
  */
 import fc from 'fast-check';
 import { FakeKernel } from '@ipsets/fake-kernel';
-import { restoreScriptArb } from '@ipsets/testing';
+import { restoreScriptArb } from '@ipsets/testing/arbitraries';
 import { createTestNamespace, kernelTestSupport } from '../../src/netns.js';
 import { describeDifference, runFake, runRealInShell } from '../helpers/differential.js';
 import { openNamespaceShell } from '../helpers/netns-shell.js';

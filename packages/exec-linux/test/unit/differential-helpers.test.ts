@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FakeKernel } from '@ipsets/fake-kernel';
-import { restoreScriptArb } from '@ipsets/testing';
+import { restoreScriptArb } from '@ipsets/testing/arbitraries';
 import { describeDifference, runFake } from '../helpers/differential.js';
 import { normaliseSave, normalisedText } from '../helpers/save.js';
 

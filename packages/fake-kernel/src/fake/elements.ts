@@ -2,6 +2,9 @@
  * Userspace parsing of add/del/test arguments (ipset's lib/parse.c), producing one
  * {@link Elem} per line with its exact netlink size for batching (docs/ipset-semantics.md §2.4). Parse failures
  * are thrown as {@link ParseFailure}s; the caller decides what survives.
+ *
+ * Why one file: it mirrors one C file (lib/parse.c): every argument form an add/del/test
+ * line can carry and its netlink size, which must agree with each other to batch right.
  */
 import { formatIPv4, formatIPv6, parseIPv4, parseIPv6 } from './inet.js';
 import { MSG, nameTooLong } from './messages.js';

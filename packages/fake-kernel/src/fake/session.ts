@@ -3,6 +3,10 @@
  * (line reading, env options, prefix-matched commands, add/del batching into 4096-byte
  * messages, userspace vs kernel errors, first error stops) and single commands.
  * Follows `docs/ipset-semantics.md` docs/ipset-semantics.md §1–§3 and §6.
+ *
+ * Why one file: it is one C function's behaviour (ipset's restore loop with its batching
+ * and first-error rule); the steps share the batch being built and its error state, and the
+ * order they run in is the behaviour being modelled.
  */
 import type { CommandResult } from '@ipsets/core';
 import { parseCreate } from './create.js';

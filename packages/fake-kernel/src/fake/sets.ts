@@ -5,6 +5,11 @@
  *
  * Member order is insertion order (the real kernel prints hash order, which depends on
  * a random `initval`): compare hash-set members sorted.
+ *
+ * Why one file: the two contents a set can have (`HashContent` for the hash types,
+ * `ListContent` for list:set) answer the same add/del/test/list operations and share the
+ * entry bookkeeping (extensions, sizes, memory) that `list` prints; they are read side by
+ * side against ipset's C sources.
  */
 import { byteLength, type Elem, type ElemExt, type Family, type SetTypeName, type SetView } from './elements.js';
 import { formatIPv4, formatIPv6, isZeroV6, maskV4, maskV6 } from './inet.js';

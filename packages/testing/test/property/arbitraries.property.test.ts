@@ -8,7 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { IPSetManager, classifyIpsetError, parseSave, planReconcile } from '@ipsets/core';
 import { FakeKernel } from '@ipsets/fake-kernel';
 import { assertConverged } from '@ipsets/fake-kernel/invariants';
-import { applyManagerCall, buildKernel, desiredStateArb, kernelNearArb, kernelStateArb, managerCallsArb, managerConfigArb, managerDesiredStateArb, restoreLineOp, restoreScriptArb } from '@ipsets/testing';
+import { applyManagerCall, buildKernel, restoreLineOp } from '@ipsets/testing';
+import { desiredStateArb, kernelNearArb, kernelStateArb, managerCallsArb, managerConfigArb, managerDesiredStateArb, restoreScriptArb } from '@ipsets/testing/arbitraries';
 import { kernelOf } from '../helpers/kernel-of.js';
 import { fcOptions } from '../helpers/fc-options.js';
 

@@ -14,7 +14,8 @@ import { IPSetManager, applyIPSets, reconcileIPSets, resetIPSets } from '@ipsets
 import type { ApplyReport, DesiredState } from '@ipsets/core';
 import { FakeKernel, createFakePort } from '@ipsets/fake-kernel';
 import { assertConverged, assertForeignUntouched, assertReportTruthful, convergenceProblems } from '@ipsets/fake-kernel/invariants';
-import { applyManagerCall, buildKernel, desiredStateArb, faultPlanArb, faultyPort, kernelNearArb, kernelStateArb, managerCallsArb, managerConfigArb, managerDesiredStateArb } from '@ipsets/testing';
+import { applyManagerCall, buildKernel, faultyPort } from '@ipsets/testing';
+import { desiredStateArb, faultPlanArb, kernelNearArb, kernelStateArb, managerCallsArb, managerConfigArb, managerDesiredStateArb } from '@ipsets/testing/arbitraries';
 import type { FaultyPort } from '@ipsets/testing';
 import { excerpt, fcOptions } from '../helpers/fc-options.js';
 

@@ -5,7 +5,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FakeKernel } from '@ipsets/fake-kernel';
-import { faultPlanArb, faultyPort } from '@ipsets/testing';
+import { faultyPort } from '@ipsets/testing';
+import { faultPlanArb } from '@ipsets/testing/arbitraries';
 import { fcOptions } from '../helpers/fc-options.js';
 
 const FILE = 'faulty-port';

@@ -8,7 +8,7 @@ import { kernelTypeOfSpec } from '@ipsets/core';
 import type { DesiredState } from '@ipsets/core';
 import { FakeKernel } from '@ipsets/fake-kernel';
 import { assertConverged, assertForeignUntouched, assertReportTruthful } from '@ipsets/fake-kernel/invariants';
-import { desiredStateArb } from '@ipsets/testing';
+import { desiredStateArb } from '@ipsets/testing/arbitraries';
 import { kernelOf } from '../helpers/kernel-of.js';
 import { fcOptions } from '../helpers/fc-options.js';
 

@@ -15,7 +15,8 @@ import { IPSetManager, applyIPSets, canonicalMember, classifyIpsetError, familyO
 import type { ApplyReport, CommandResult, DesiredState, IpsetPort } from '@ipsets/core';
 import { FakeKernel } from '@ipsets/fake-kernel';
 import { canonicalSave } from '@ipsets/fake-kernel/invariants';
-import { applyManagerCall, buildKernel, desiredStateArb, faultPlanArb, faultyPort, kernelNearArb, managerCallsArb, managerConfigArb, managerDesiredStateArb, restoreLineOp } from '@ipsets/testing';
+import { applyManagerCall, buildKernel, faultyPort, restoreLineOp } from '@ipsets/testing';
+import { desiredStateArb, faultPlanArb, kernelNearArb, managerCallsArb, managerConfigArb, managerDesiredStateArb } from '@ipsets/testing/arbitraries';
 import type { FaultPlan, FaultyPort, InitialKernel } from '@ipsets/testing';
 import { excerpt, fcOptions } from '../helpers/fc-options.js';
 

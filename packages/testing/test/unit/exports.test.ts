@@ -6,10 +6,22 @@
 import { describe, expect, it } from 'vitest';
 import * as entry0 from '../../src/index.js';
 import * as entry1 from '../../src/vitest.js';
+import * as entry2 from '../../src/arbitraries.js';
 
 describe('@ipsets/testing public exports', () => {
   it('@ipsets/testing exports exactly these names', () => {
     expect(Object.keys(entry0).sort()).toMatchInlineSnapshot(`
+      [
+        "applyManagerCall",
+        "buildKernel",
+        "faultMessage",
+        "faultyPort",
+        "restoreLineOp",
+      ]
+    `);
+  });
+  it('@ipsets/testing/arbitraries exports exactly these names', () => {
+    expect(Object.keys(entry2).sort()).toMatchInlineSnapshot(`
       [
         "FOREIGN_NAMES",
         "LIST_SET_METAS",
@@ -24,12 +36,8 @@ describe('@ipsets/testing public exports', () => {
         "RAW_NET_MEMBERS",
         "RAW_PORT_MEMBERS",
         "REF_NAMES",
-        "applyManagerCall",
-        "buildKernel",
         "desiredStateArb",
-        "faultMessage",
         "faultPlanArb",
-        "faultyPort",
         "kernelNearArb",
         "kernelStateArb",
         "managerCallArb",
@@ -37,7 +45,6 @@ describe('@ipsets/testing public exports', () => {
         "managerConfigArb",
         "managerDesiredStateArb",
         "ownedNames",
-        "restoreLineOp",
         "restoreScriptArb",
       ]
     `);

@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { LIST_SET_METAS, NET_SET_METAS, PORT_SET_METAS, NET6_MEMBERS, NET_MEMBERS, PORT6_MEMBERS, PORT_MEMBERS, RAW_NET_MEMBERS, RAW_PORT_MEMBERS, REF_NAMES, managerConfigArb } from '@ipsets/testing';
+import { LIST_SET_METAS, NET_SET_METAS, PORT_SET_METAS, NET6_MEMBERS, NET_MEMBERS, PORT6_MEMBERS, PORT_MEMBERS, RAW_NET_MEMBERS, RAW_PORT_MEMBERS, REF_NAMES, managerConfigArb } from '@ipsets/testing/arbitraries';
 import { isIpsetsError } from '../../../src/errors.js';
 import type { IpsetsError } from '../../../src/errors.js';
 import { buildDesiredState } from '../../../src/manager/bulk.js';

@@ -1,7 +1,7 @@
 /** What a restore session reports: its attempts, the lines it skipped, the sets that did not converge. */
 import type { IpsetsErrorCode } from '../errors.js';
-import type { ClassifiedError, IpsetErrorKind, Outcome } from '../error-kinds.js';
-import type { PlanNote, RestorePlan } from '../plan/plan-types.js';
+import type { ClassifiedError, IpsetErrorKind, Outcome } from './error-kinds.js';
+import type { PlanNote, RestorePlan } from './plan-types.js';
 
 
 /** One run of `ipset restore` in a session. */

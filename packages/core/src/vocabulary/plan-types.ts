@@ -1,6 +1,6 @@
 /** Plans: restore lines with their sections and error handlers, as data. */
-import type { IpsetErrorKind, Outcome } from '../error-kinds.js';
-import type { CreateSpec } from '../model/set-model.js';
+import type { IpsetErrorKind, Outcome } from './error-kinds.js';
+import type { CreateSpec } from './set-model.js';
 
 
 /** The restore commands a plan uses (`swap`: only in hitless rebuilds, see rebuild.ts). */
