@@ -8,7 +8,7 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { planReconcile, renderRestore } from '@ipsets/core';
-import { buildManager, parseDesiredText } from '../src/desired/file.js';
+import { desiredStateOf, parseDesiredText } from '../src/desired/file.js';
 
 function time<T>(label: string, fn: () => T): T {
   (globalThis as { gc?: () => void }).gc?.();
@@ -38,9 +38,8 @@ for (const [name, text, format] of [
   ['generated 200k members (JSON)', bigFile(200_000), 'json'],
 ] as const) {
   console.log(`\n${name}: ${(text.length / 1024).toFixed(0)} KiB`);
-  const file = time('parse + validate (zod, canonicalMember)', () => parseDesiredText(text, { format }));
-  const manager = time('build the manager (createIPSets, addToSets…)', () => buildManager(file));
-  const desired = time('desiredState()', () => manager.desiredState());
+  const file = time('parse + validate (zod, SetMembers.check)', () => parseDesiredText(text, { format }));
+  const desired = time('desired state (buildDesiredState)', () => desiredStateOf(file));
   const plan = time('planReconcile against an empty kernel', () => planReconcile(desired, { sets: [], problems: [] }, []));
   const restore = time('renderRestore', () => renderRestore(plan));
   console.log(`${'lines / bytes'.padEnd(44)} ${plan.lines.length} / ${restore.length}`);

@@ -72,6 +72,10 @@ export type {
   IPSetSnapshot,
   ReferenceType,
 } from './manager/manager.js';
+export { buildDesiredState } from './manager/bulk.js';
+export type { DesiredSetInput } from './manager/bulk.js';
+export { SetMembers } from './manager/set-members.js';
+export type { MemberProblemHandler } from './manager/set-members.js';
 export { PlanBasis } from './manager/basis.js';
 export type { DirtySnapshot, PlanSetView } from './manager/basis.js';
 export type { DirtyEntry, DirtyState, MemberSource } from './manager/dirty-cache.js';
@@ -98,4 +102,6 @@ export { applyIPSets, applyIPSetsWithSave, reconcileIPSets, resetIPSets } from '
 export type { ApplyOptions, DriverOptions, ReconcileOptions, ResetOptions, ResetReport } from './drivers/drivers.js';
 
 // --- parse: kernel output to snapshots ---
-export { MAX_PARSE_PROBLEMS, PROBLEM_TEXT_LIMIT, parseListHeaders, parseListNames, parseSave } from './parse/save-parser.js';
+export { MAX_PARSE_PROBLEMS, PROBLEM_TEXT_LIMIT, parseSave } from './parse/save-parser.js';
+export { parseListHeaders, parseListNames } from './parse/list-parser.js';
+export { parseCreateOptions, savedSet } from './parse/saved-members.js';

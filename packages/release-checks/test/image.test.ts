@@ -184,7 +184,7 @@ describeKernel('the production tree converges a network namespace', () => {
     expect(saved.exitCode, saved.stderr).toBe(0);
     const out = new Map<string, string[]>();
     for (const set of parseSave(saved.stdout).sets) {
-      if (set.name.startsWith('ipsets-')) out.set(set.name, set.members.slice().sort());
+      if (set.name.startsWith('ipsets-')) out.set(set.name, [...set.members].sort());
     }
     return out;
   }

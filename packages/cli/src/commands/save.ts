@@ -44,7 +44,9 @@ export async function saveCommand(options: SaveCommandOptions, io: CliIo): Promi
   const kernel = await openKernel(options, io.cwd);
   const owned = filterOwnedSave(await readSaveText(kernel.port), owner);
   if (options.json === true) {
-    io.stdout.write(JSON.stringify({ schemaVersion: 1, owner, sets: parseSave(owned).sets }, null, 2) + '\n');
+    // The document keeps its schema: name, type, options and members of each set.
+    const sets = parseSave(owned).sets.map((s) => ({ name: s.name, type: s.type, options: s.options, members: [...s.members] }));
+    io.stdout.write(JSON.stringify({ schemaVersion: 1, owner, sets }, null, 2) + '\n');
     return EXIT.ok;
   }
   io.stdout.write(owned);

@@ -5,7 +5,7 @@
  * says what was expected. A file with any problem yields nothing: callers never
  * apply half a file.
  *
- * Members are checked with core's `canonicalMemberForType`, so the command and
+ * Members are checked with core's `SetMembers.check`, so the command and
  * the library accept exactly the same members.
  */
 import { extname } from 'node:path';
@@ -20,7 +20,7 @@ export { formatProblem } from './problems.js';
 export type { FileProblem } from './problems.js';
 export { validateDesiredDocument } from './validate.js';
 export type { DesiredFile, DesiredFileSet, ExternalSetRef, ValidateDesiredOptions } from './validate.js';
-export { buildManager, desiredStateOf } from './state.js';
+export { desiredStateOf } from './state.js';
 
 /** Options of {@link parseDesiredText}. */
 export interface ParseDesiredOptions extends ValidateDesiredOptions {

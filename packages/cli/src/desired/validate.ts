@@ -1,7 +1,7 @@
 /**
  * Validation of a parsed desired-state document (the data `JSON.parse` or YAML made
- * of it): the shape once with zod, then every member with core's member grammar
- * (`canonicalMemberForType`), so the command and the library accept exactly the
+ * of it): the shape once with zod, then every member with core's member check
+ * (`SetMembers.check`), so the command and the library accept exactly the
  * same members. A file with any problem yields nothing: callers never apply half a file.
  */
 import { z } from 'zod';
@@ -11,11 +11,9 @@ import {
   MAX_KERNEL_NAME_LENGTH,
   NAMING_SCHEMES,
   SET_TYPES,
-  canonicalMemberForType,
-  entryKey,
+  SetMembers,
   isSetType,
   kernelName,
-  memberFamily,
   prefixedName,
   setTypeInfo,
   validateCapacity,
@@ -75,6 +73,12 @@ export interface DesiredFileSet {
   readonly name: string;
   /** Hash sets: canonical members (duplicates removed, first occurrence kept). */
   readonly members: readonly string[];
+  /**
+   * Hash sets: the members as core checked them (`all` is {@link members}), split by
+   * family. The desired state takes them as they are while `checkedMembers.all` is
+   * still `members`; a set made or edited by hand without them is checked again.
+   */
+  readonly checkedMembers?: SetMembers;
   /** Lists: member sets (each declared as a hash set in the same file, or in another part of a desired state made of parts). */
   readonly memberSets: readonly SetMetadata[];
   /**
@@ -151,20 +155,9 @@ function checkKnownKeys(c: Collector, path: readonly PropertyKey[], value: objec
 
 
 /**
- * Member lists this validator returned with no IPv6 member, and their length then: the
- * desired state's family split skips a second pass over them (a million members).
+ * A refused member longer than this is refused for its length (no valid spelling is
+ * that long: the longest, an IPv6 member with leading zeros and a dotted tail, has 59).
  */
-const inetOnlyLists = new WeakMap<readonly string[], number>();
-
-/**
- * True when `members` is a list {@link validateDesiredDocument} returned, unchanged in
- * length, for a set without a family and no IPv6 member in it; false means "not known".
- */
-export function knownInetOnly(members: readonly string[]): boolean {
-  return inetOnlyLists.get(members) === members.length;
-}
-
-/** Longest member string looked at; the longest valid one ("255.255.255.255,sctp:65535") has 26 characters. */
 const MAX_MEMBER_LENGTH = 64;
 
 function zodIssueMessage(issue: z.core.$ZodIssue): string {
@@ -294,7 +287,7 @@ export function validateDesiredDocument(
     const type = types[i];
     if (type === undefined || set === undefined) return;
     const kind = setTypeInfo(type).kind;
-    const members: string[] = [];
+    let checked: SetMembers | undefined;
     const memberSets: SetMetadata[] = [];
     let family: AddressFamily | undefined;
     let capacity: SetCapacity | undefined;
@@ -321,50 +314,24 @@ export function validateDesiredDocument(
       }
     }
     if (kind === 'set') {
-      const seen = new Map<string, number>();
+      // Core checks the members (its grammar, one per kernel entry, routed to the set's
+      // families) in one plain loop; this handler runs for problems only.
       const list = set.members ?? [];
-      let inet6 = 0;
-      // A plain loop with the path made only for a problem: this runs once per member (1,000,000 in a node-sized file).
-      for (let j = 0; j < list.length && c.total < MAX_COUNTED_PROBLEMS; j++) {
-        const member = list[j];
-        if (typeof member !== 'string') {
-          c.add(['sets', i, 'members', j], `got ${describeValue(member)}; expected a member string like ${type === 'namedPorts' ? '"10.0.0.1,tcp:80"' : '"10.0.0.1" or "10.0.0.0/24 nomatch"'}`);
-          continue;
-        }
-        if (member.length > MAX_MEMBER_LENGTH) {
-          c.add(
-            ['sets', i, 'members', j],
-            `member ${quote(member)} is ${formatCount(member.length)} characters long; expected a member string of at most ${MAX_MEMBER_LENGTH} characters like ${type === 'namedPorts' ? '"10.0.0.1,tcp:80"' : '"10.0.0.1" or "10.0.0.0/24 nomatch"'}`,
-          );
-          continue;
-        }
-        let canonical: string;
-        try {
-          // Without a family, an IPv6 member goes to the set's inet6 sibling (the manager routes it there).
-          const memberFamilyOf = family ?? memberFamily(member);
-          if (memberFamilyOf === 'inet6') inet6++;
-          canonical = canonicalMemberForType(type, member, memberFamilyOf);
-        } catch (error) {
-          c.add(['sets', i, 'members', j], messageOf(error));
-          continue;
-        }
-        // A CIDR and the same CIDR with nomatch are one kernel entry: the file must pick one.
-        const entry = entryKey(canonical);
-        const earlier = seen.get(entry);
-        if (earlier !== undefined) {
-          const first = members[earlier];
-          if (first !== canonical) {
-            c.add(
-              ['sets', i, 'members', j],
-              `member ${quote(member)} is the same kernel entry as ${quote(first)} (sets[${i}].members, earlier); expected one of them (nomatch is an attribute of the entry)`,
-            );
-          }
-          continue;
-        }
-        seen.set(entry, members.length);
-        members.push(canonical);
+      if (c.total < MAX_COUNTED_PROBLEMS && list.length > 0) {
+        const like = type === 'namedPorts' ? '"10.0.0.1,tcp:80"' : '"10.0.0.1" or "10.0.0.0/24 nomatch"';
+        checked = SetMembers.check({ type, name: set.name, ...(family === undefined ? {} : { family }) }, list, (j, error) => {
+          const member = list[j];
+          const path = ['sets', i, 'members', j];
+          if (typeof member !== 'string') c.add(path, `got ${describeValue(member)}; expected a member string like ${like}`);
+          else if (member.length > MAX_MEMBER_LENGTH) {
+            c.add(path, `member ${quote(member)} is ${formatCount(member.length)} characters long; expected a member string of at most ${MAX_MEMBER_LENGTH} characters like ${like}`);
+          } else if (error.details['reason'] === 'same-entry') {
+            // A CIDR and the same CIDR with nomatch are one kernel entry: the file must pick one.
+            c.add(path, `member ${quote(member)} is the same kernel entry as ${quote(String(error.details['earlier']))} (sets[${i}].members, earlier); expected one of them (nomatch is an attribute of the entry)`);
+          } else c.add(path, messageOf(error));
+          return c.total < MAX_COUNTED_PROBLEMS;
+        });
       }
-      if (family === undefined && inet6 === 0) inetOnlyLists.set(members, members.length);
     } else {
       const seen = new Set<string>();
       (set.members ?? []).forEach((member, j) => {
@@ -402,7 +369,15 @@ export function validateDesiredDocument(
         memberSets.push(meta);
       });
     }
-    sets.push({ type, name: set.name, members, memberSets, ...(family === undefined ? {} : { family }), ...(capacity === undefined ? {} : { capacity }) });
+    sets.push({
+      type,
+      name: set.name,
+      members: checked?.all ?? [],
+      memberSets,
+      ...(checked === undefined ? {} : { checkedMembers: checked }),
+      ...(family === undefined ? {} : { family }),
+      ...(capacity === undefined ? {} : { capacity }),
+    });
   });
 
   if (ownerOk && c.total === 0) {

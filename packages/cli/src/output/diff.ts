@@ -4,7 +4,7 @@
  * as text. Pure functions: tests pin the output without a kernel.
  */
 import { DEFAULT_MAXELEM, lineSubject } from '@ipsets/core';
-import type { DesiredState, PlanLine, RestorePlan, SaveSnapshot } from '@ipsets/core';
+import type { DesiredState, PlanLine, RestorePlan, SavedMembers, SaveSnapshot } from '@ipsets/core';
 import { formatCount } from '../format.js';
 import { createStyle } from '../style.js';
 import type { Style } from '../style.js';
@@ -40,7 +40,7 @@ export interface SetDiff {
  */
 export function diffFromPlan(plan: RestorePlan, snapshot: SaveSnapshot, desired?: DesiredState): SetDiff[] {
   const labels = desired === undefined ? new Map<string, string>() : labelsOf(desired);
-  const kernelMembers = new Map<string, readonly string[]>();
+  const kernelMembers = new Map<string, SavedMembers>();
   for (const set of snapshot.sets) kernelMembers.set(set.name, set.members);
 
   interface Acc {
@@ -98,7 +98,7 @@ export function diffFromPlan(plan: RestorePlan, snapshot: SaveSnapshot, desired?
         change: 'rebuild',
         ...(reason === undefined ? {} : { reason }),
         add: acc.add.filter((m) => !kernel.has(m)),
-        remove: (inKernel ?? []).filter((m) => !wanted.has(m)),
+        remove: [...(inKernel ?? [])].filter((m) => !wanted.has(m)),
       });
       continue;
     }

@@ -3,6 +3,7 @@
  * destroys sets, the kernel it was planned against, and an apply of it that left a
  * set in use and another not converged.
  */
+import { savedSet } from '@ipsets/core';
 import type { ApplyReport, PlanLine, RestorePlan, SaveSnapshot } from '@ipsets/core';
 
 /** A plan line of `op` on `set`, in section `s-<set>`, skipped on any error. */
@@ -29,9 +30,9 @@ export const plan: RestorePlan = {
 /** The kernel `plan` was made against. */
 export const snapshot: SaveSnapshot = {
   sets: [
-    { name: 'o-upd', type: 'hash:net', options: 'family inet', members: ['10.0.0.9 nomatch', '10.0.0.3'] },
-    { name: 'o-same', type: 'hash:net', options: 'family inet', members: [] },
-    { name: 'o-old', type: 'hash:net', options: 'family inet', members: ['1.1.1.1', '2.2.2.2'] },
+    savedSet('o-upd', 'hash:net', 'family inet', ['10.0.0.9 nomatch', '10.0.0.3']),
+    savedSet('o-same', 'hash:net', 'family inet', []),
+    savedSet('o-old', 'hash:net', 'family inet', ['1.1.1.1', '2.2.2.2']),
   ],
   problems: [],
 };

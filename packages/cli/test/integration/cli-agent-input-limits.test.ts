@@ -31,7 +31,7 @@ const GOOD = 'sets:\n  - { type: namespace, name: shop, members: [10.0.0.1] }\n'
 
 async function members(): Promise<string[]> {
   const save = await ipsets(['save', '--kernel', 'fake'], { cwd: dir });
-  return (parseSave(save.stdout).sets.find((s) => s.name === SHOP)?.members ?? []).slice().sort();
+  return [...(parseSave(save.stdout).sets.find((s) => s.name === SHOP)?.members ?? [])].sort();
 }
 
 /** The message `apply` refuses the file with (on a kernel of its own: the agent's is not touched). */

@@ -23,7 +23,7 @@ const SHOP = kernelName('ns-shop', { owner: DEFAULT_CLI_OWNER });
 
 async function members(set: string): Promise<string[]> {
   const save = await ipsets(['save', '--kernel', 'fake'], { cwd: dir });
-  return (parseSave(save.stdout).sets.find((s) => s.name === set)?.members ?? []).slice().sort();
+  return [...(parseSave(save.stdout).sets.find((s) => s.name === set)?.members ?? [])].sort();
 }
 
 describe('ipsets agent', () => {

@@ -129,7 +129,7 @@ describe('ipsets apply, diff, save, reset on the fake kernel', () => {
     expect(apply.exitCode, apply.stdout + apply.stderr).toBe(0);
     const save = await ipsets(['save', '--kernel', 'fake'], { cwd: dir });
     const snapshot = parseSave(save.stdout);
-    expect(snapshot.sets.find((s) => s.name === SHOP)?.members.sort()).toEqual(['10.244.1.10', '10.244.1.99']);
+    expect([...(snapshot.sets.find((s) => s.name === SHOP)?.members ?? [])].sort()).toEqual(['10.244.1.10', '10.244.1.99']);
     expect(snapshot.sets.some((s) => s.name === EGRESS)).toBe(false);
   });
 
@@ -167,6 +167,20 @@ describe('ipsets apply, diff, save, reset on the fake kernel', () => {
     expect(apply.stdout).toContain(join(dir, 'sub/kernel.json'));
     expect((await ipsets(['save', '--kernel', 'fake'], { cwd: dir })).stdout).toBe('');
     expect((await ipsets(['save', '--kernel', 'fake', '--state', 'sub/kernel.json'], { cwd: dir })).stdout).toContain(`create ${SHOP} hash:net`);
+  });
+
+  it('save --json prints each owned set as name, type, options and its members as strings', async () => {
+    const apply = await ipsets(['apply', '--kernel', 'fake', 'small.yaml', '--state', 'json/kernel.json'], { cwd: dir });
+    expect(apply.exitCode, apply.stdout + apply.stderr).toBe(0);
+    const run = await ipsets(['save', '--kernel', 'fake', '--state', 'json/kernel.json', '--json'], { cwd: dir });
+    expect(run.exitCode, run.stdout + run.stderr).toBe(0);
+    const json = JSON.parse(run.stdout) as { schemaVersion: number; sets: Record<string, unknown>[] };
+    expect(json.schemaVersion).toBe(1);
+    const shop = json.sets.find((s) => s['name'] === SHOP)!;
+    expect(Object.keys(shop)).toEqual(['name', 'type', 'options', 'members']);
+    expect(shop['type']).toBe('hash:net');
+    expect(Array.isArray(shop['members']) && (shop['members'] as unknown[]).every((m) => typeof m === 'string')).toBe(true);
+    expect((shop['members'] as string[]).length).toBeGreaterThan(0);
   });
 
   it('--json apply report is machine readable', async () => {

@@ -44,9 +44,9 @@ describeKernel('ipsets on the real kernel (network namespace)', () => {
 
     const kernel = parseSave((await ns.run(['ipset', 'save'])).stdout);
     const shop = kernel.sets.find((s) => s.name === kernelName('ns-shop', { owner: DEFAULT_CLI_OWNER }));
-    expect(shop?.members.slice().sort()).toEqual(['10.244.1.10', '10.244.1.11', '10.244.1.12']);
+    expect([...(shop?.members ?? [])].sort()).toEqual(['10.244.1.10', '10.244.1.11', '10.244.1.12']);
     const egress = kernel.sets.find((s) => s.name === kernelName('cidr-allow-egress-in-ns-shop-0out', { owner: DEFAULT_CLI_OWNER }));
-    expect(egress?.members.slice().sort()).toEqual(['10.0.0.0/8', '10.96.0.0/12 nomatch']);
+    expect([...(egress?.members ?? [])].sort()).toEqual(['10.0.0.0/8', '10.96.0.0/12 nomatch']);
 
     const diff = await ipsets(['diff', 'small.yaml', '--exit-code', ...linux()], { cwd: dir });
     expect(diff.exitCode, diff.stdout).toBe(0);
@@ -115,9 +115,9 @@ describeKernel('ipsets on the real kernel (network namespace)', () => {
     const diff = await ipsets(['diff', 'shop.yaml', '--exit-code', ...linux()], { cwd: dir });
     expect(diff.exitCode, diff.stdout + diff.stderr).toBe(0);
     const kernel = parseSave((await ns.run(['ipset', 'save'])).stdout);
-    expect(kernel.sets.find((s) => s.name === foreign)?.members).toEqual(['192.0.2.9']);
-    expect(kernel.sets.find((s) => s.name === 'foreign list')?.members).toEqual([foreign]);
-    expect(kernel.sets.find((s) => s.name === owned)?.members).toEqual(['10.244.1.10']);
+    expect([...(kernel.sets.find((s) => s.name === foreign)?.members ?? [])]).toEqual(['192.0.2.9']);
+    expect([...(kernel.sets.find((s) => s.name === 'foreign list')?.members ?? [])]).toEqual([foreign]);
+    expect([...(kernel.sets.find((s) => s.name === owned)?.members ?? [])]).toEqual(['10.244.1.10']);
     const save = await ipsets(['save', ...linux()], { cwd: dir });
     expect(parseSave(save.stdout).sets.map((s) => [s.name, [...s.members]])).toEqual([[owned, ['10.244.1.10']]]);
     await ns.run(['ipset', 'destroy', 'foreign list']);

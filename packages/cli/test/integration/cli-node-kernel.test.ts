@@ -33,11 +33,11 @@ function desiredYaml(sets: { name: string; members: string[] }[]): string {
 /** Owned sets of a namespace's kernel, name -> sorted members. */
 async function ownedSets(ns: TestNamespace): Promise<Map<string, string[]>> {
   const save = parseSave((await ns.run(['ipset', 'save'])).stdout);
-  return new Map(save.sets.filter((s) => s.name.startsWith(DEFAULT_CLI_OWNER)).map((s) => [s.name, s.members.slice().sort()]));
+  return new Map(save.sets.filter((s) => s.name.startsWith(DEFAULT_CLI_OWNER)).map((s) => [s.name, [...s.members].sort()]));
 }
 
 function expected(sets: { name: string; members: string[] }[]): Map<string, string[]> {
-  return new Map(sets.map((s) => [kernelName(`ns-${s.name}`, { owner: DEFAULT_CLI_OWNER }), s.members.slice().sort()]));
+  return new Map(sets.map((s) => [kernelName(`ns-${s.name}`, { owner: DEFAULT_CLI_OWNER }), [...s.members].sort()]));
 }
 
 describeKernel('ipsets on a node (real kernel, network namespaces)', () => {

@@ -26,7 +26,7 @@ function members(a: number, n: number): string[] {
 
 async function ownedSets(ns: TestNamespace): Promise<Map<string, string[]>> {
   const save = parseSave((await ns.run(['ipset', 'save'])).stdout);
-  return new Map(save.sets.filter((s) => s.name.startsWith(DEFAULT_CLI_OWNER)).map((s) => [s.name, s.members.slice().sort()]));
+  return new Map(save.sets.filter((s) => s.name.startsWith(DEFAULT_CLI_OWNER)).map((s) => [s.name, [...s.members].sort()]));
 }
 
 describeKernel('Ctrl-C (SIGINT to the process group) during ipsets apply (real kernel)', () => {
@@ -89,7 +89,7 @@ exec ${REAL_IPSET} "$@"
       expect(lines.at(-1)).toMatchObject({ msg: 'stopped', signal: 'SIGINT', converged: true, exitCode: 0 });
       const report = JSON.parse(String(result.stdout)) as { schemaVersion: number; converged: boolean };
       expect(report).toMatchObject({ schemaVersion: 1, converged: true });
-      expect(await ownedSets(ns)).toEqual(new Map(sets.map((s) => [kernelName(`ns-${s.name}`, { owner: DEFAULT_CLI_OWNER }), s.members.slice().sort()])));
+      expect(await ownedSets(ns)).toEqual(new Map(sets.map((s) => [kernelName(`ns-${s.name}`, { owner: DEFAULT_CLI_OWNER }), [...s.members].sort()])));
       console.info(`[a6] SIGINT to the group of ipsets apply mid-restore: exit ${result.exitCode}; restores: ${log.join(' | ')}`);
     } finally {
       await ns.dispose();

@@ -12,38 +12,49 @@
  * - re-creating a set that is pending destruction diffs against its current members (docs/reference-behaviour.md §g.2.5);
  * - `getIPSet` returns a frozen snapshot (docs/reference-behaviour.md §g.2.17);
  * - `commit(report)` clears only what reached the kernel (docs/reference-behaviour.md §g.2.1).
+ *
+ * This file is the manager's public contract and nothing else, which is why it is one
+ * file of more than 400 lines: each method checks its arguments and then delegates,
+ * and most of its lines are the documentation of what each call does. The parts live
+ * beside it: `resolver.ts` (reading set metadata: names, kernel-name claims),
+ * `set-store.ts` (the set records and their dirty delta), `kernel-names.ts` (who holds
+ * which kernel name), `arguments.ts` (argument and kind rules), `failures.ts` (the
+ * failure count), `reading.ts` (snapshots), `basis.ts` (plan bases and commits),
+ * `dirty-cache.ts`, `string-pool.ts`, and `bulk.ts` (a whole desired state at once).
  */
 import type { SetCapacity } from '../model/capacity.js';
-import { DirtyCache } from './dirty-cache.js';
 import { IpsetsError, quote } from '../errors.js';
-import { NOMATCH, hasNomatch, memberFamily, stripNomatch } from '../model/members.js';
-import { DEFAULT_NAMING_SCHEME, DEFAULT_OWNER, kernelName as computeKernelName, validateOwner } from '../model/naming.js';
-import {
-  EMPTY_SET,
-  SET_TYPES,
-  inet6SiblingName,
-  inetNameOfSibling,
-  prefixedNameOf,
-  prefixedName as prefixOf,
-  sameSetFamily,
-  setTypeInfo,
-  validateSetMetadata,
-} from '../model/set-types.js';
-import { IPSet } from './set-record.js';
-import { StringPool } from './string-pool.js';
+import { memberFamily } from '../model/members.js';
+import { DEFAULT_NAMING_SCHEME, DEFAULT_OWNER, validateOwner } from '../model/naming.js';
+import { EMPTY_SET, inet6SiblingName } from '../model/set-types.js';
+import type { IPSet } from './set-record.js';
 import { PlanBasis, plannedSet, settleReport } from './basis.js';
 import type { DirtySnapshot, PlannedSet, SettleTarget } from './basis.js';
-import { checkPodKey, checkReference, isNamespaceList, memberFor, routed, validateTypeCapacity } from './arguments.js';
+import {
+  checkDeleteOption,
+  checkMode,
+  checkPodKey,
+  checkReference,
+  checkReferenceFits,
+  isNamespaceList,
+  memberFor,
+  requireHashSet,
+  requireList,
+  requireMemberSet,
+  routed,
+  validateTypeCapacity,
+} from './arguments.js';
+import { FailureCount } from './failures.js';
+import { SetResolver } from './resolver.js';
+import { EMPTY_PREFIXED, SetStore } from './set-store.js';
+import { desiredSetOf, snapshotOf } from './reading.js';
 import type { Resolved } from './arguments.js';
-import type { SetTypeInfo } from '../model/set-types.js';
 import type { CommitResult, DeleteOption, DirtySetInfo, IPSetManagerConfig, IPSetMode, IPSetSnapshot, ReferenceType } from './manager-types.js';
 import type { ApplyReport, DesiredSet, DesiredState, NamingScheme, SetMetadata, SetType } from '../types.js';
 
 export type { CommitResult, DeleteOption, DirtySetInfo, IPSetManagerConfig, IPSetMode, IPSetSnapshot, ReferenceType } from './manager-types.js';
 
-/** Consecutive failed applies after which {@link IPSetManager.recordApplyResult} throws: the reference's limit. */
-export const DEFAULT_MAX_FAILURES = 100;
-const EMPTY_PREFIXED = prefixOf(EMPTY_SET);
+export { DEFAULT_MAX_FAILURES } from './failures.js';
 
 const NO_CAPACITY: SetCapacity = Object.freeze({});
 
@@ -65,83 +76,33 @@ export class IPSetManager {
   /** Limit of {@link recordApplyResult}. */
   readonly maxConsecutiveFailures: number;
 
-  private readonly sets = new Map<string, IPSet>();
-  /** Kernel name → prefixed name that claimed it (entries of deleted sets are cleaned lazily). */
-  private readonly owners = new Map<string, string>();
-  /**
-   * Lists that hold a logical hash set (added without a family), by the prefixed name
-   * of its inet set: they also hold its inet6 sibling, whenever that comes to exist.
-   */
-  private readonly logicalLists = new Map<string, Set<IPSet>>();
-  private readonly dirty: DirtyCache;
+  /** The set records and their dirty delta. */
+  private readonly store: SetStore;
+  /** Reads set metadata: validated, named, checked against the cache, kernel names claimed. */
+  private readonly names: SetResolver;
   private readonly warn: ((message: string) => void) | undefined;
   private readonly capacity: ReadonlyMap<SetType, SetCapacity>;
-  private emptySet: IPSet | undefined;
-  /** Counts dirty-cache operations: a plan basis records it, and set records their last one. */
-  private changes = 0;
   /** Counts commits and resets: a basis made before the last one is stale. */
   private epoch = 0;
   /** Identity of this manager in the bases it makes. */
   private readonly identity: object = Object.freeze({});
-  /**
-   * Prefixed name → kernel name of sets whose create was cancelled (deleted, or no
-   * longer needed in the kernel, before they reached it) since the last commit, after
-   * a plan was made that may hold the create: that plan may still create them. Their
-   * kernel names are free at once (as in the reference); a set that takes one is in
-   * {@link reclaimed}.
-   */
-  private readonly cancelled = new Map<string, string>();
-  /**
-   * Prefixed names of sets that took the kernel name of a {@link cancelled} set since the
-   * last commit: the kernel may come to hold that name with the cancelled set's members,
-   * so their kernel contents are unknown (rebuilt, never merged or destroyed).
-   */
-  private readonly reclaimed = new Set<string>();
-  /** {@link changes} when the last plan snapshot was taken (-1: none yet). */
-  private snapshotAt = -1;
   /** What a commit settles reports against (made once). */
   private settleTarget: SettleTarget | undefined;
-  private failures = 0;
-  // Two pools: pod keys repeat in other patterns than members (a file's members share
-  // one pod key; an agent's pod brings one key for all its sets), and each pool is on
-  // only while it pays (string-pool.ts).
-  private readonly memberPool = new StringPool(this.sets, 'member');
-  private readonly podKeyPool = new StringPool(this.sets, 'podKey');
-  /** The last metadata {@link named} checked: its fields, type info and prefixed name. */
-  private namedName: string | undefined = undefined;
-  private namedType: SetType | undefined = undefined;
-  private namedFamily: SetMetadata['family'] = undefined;
-  private namedInfo: SetTypeInfo | undefined = undefined;
-  private namedPrefixed = '';
-  /** The last member value interned by the running addToSets call, and its pooled copy. */
-  private lastMember: string | undefined = undefined;
-  private lastMemberKey = '';
+  private readonly failures: FailureCount;
 
   constructor(config: IPSetManagerConfig = {}) {
-    const mode = config.mode ?? 'all';
-    if (mode !== 'all' && mode !== 'on-need') {
-      throw new IpsetsError('INVALID_ARGUMENT', `invalid ipset mode ${quote(mode)}; expected "all" or "on-need"`, {
-        details: { mode },
-      });
-    }
+    this.mode = checkMode(config.mode);
     const scheme = config.scheme ?? DEFAULT_NAMING_SCHEME;
     const owner = config.owner ?? DEFAULT_OWNER;
     validateOwner(owner, scheme);
-    const max = config.maxConsecutiveFailures ?? DEFAULT_MAX_FAILURES;
-    if (!Number.isInteger(max) || max < 1) {
-      throw new IpsetsError(
-        'INVALID_ARGUMENT',
-        `invalid maxConsecutiveFailures ${quote(max)}; expected an integer of at least 1`,
-        { details: { maxConsecutiveFailures: max } },
-      );
-    }
-    this.mode = mode;
+    this.failures = new FailureCount(config.maxConsecutiveFailures);
     this.addEmptySetToLists = config.addEmptySetToLists ?? false;
     this.owner = owner;
     this.scheme = scheme;
-    this.maxConsecutiveFailures = max;
+    this.maxConsecutiveFailures = this.failures.limit;
     this.warn = config.onWarning;
-    this.dirty = new DirtyCache(this.warn);
+    this.store = new SetStore(this.mode, this.addEmptySetToLists, owner, scheme, this.warn);
+    this.names = new SetResolver(this.store.sets, this.store.claims, owner, scheme);
     this.capacity = validateTypeCapacity(config.capacity);
   }
 
@@ -157,9 +118,9 @@ export class IPSetManager {
    */
   createIPSets(metas: readonly SetMetadata[]): void {
     const claims = new Map<string, string>();
-    const resolved = metas.map((meta) => this.resolve(meta, claims));
+    const resolved = metas.map((meta) => this.names.resolve(meta, claims));
     this.resolveEmptySetFor(resolved, claims);
-    for (const r of resolved) this.declare(this.getOrCreate(r), r.meta);
+    for (const r of resolved) this.declare(this.store.getOrCreate(r), r.meta);
   }
 
   /**
@@ -172,18 +133,14 @@ export class IPSetManager {
    * @returns true when the set was deleted.
    */
   deleteIPSet(prefixedName: string, option: DeleteOption = 'soft'): boolean {
-    if (option !== 'soft' && option !== 'force') {
-      throw new IpsetsError('INVALID_ARGUMENT', `invalid delete option ${quote(option)}; expected "soft" or "force"`, {
-        details: { option },
-      });
-    }
+    checkDeleteOption(option);
     // Deleting a logical set deletes its inet6 sibling too (on the same terms).
-    const sibling = this.sets.get(inet6SiblingName(prefixedName));
+    const sibling = this.store.sets.get(inet6SiblingName(prefixedName));
     if (sibling !== undefined && sibling.info.family === 'inet6') this.deleteIPSet(sibling.name, option);
-    const set = this.sets.get(prefixedName);
-    if (set === undefined || set === this.emptySet) return false;
-    if (!(option === 'force' ? this.canBeForceDeleted(set) : this.canBeDeleted(set))) return false;
-    this.removeSet(set);
+    const set = this.store.sets.get(prefixedName);
+    if (set === undefined || set === this.store.emptySet) return false;
+    if (!(option === 'force' ? this.store.canBeForceDeleted(set) : this.store.canBeDeleted(set))) return false;
+    this.store.removeSet(set);
     return true;
   }
 
@@ -194,9 +151,9 @@ export class IPSetManager {
    */
   reconcile(): string[] {
     const deleted: string[] = [];
-    for (const set of [...this.sets.values()]) {
-      if (set !== this.emptySet && this.canBeDeleted(set)) {
-        this.removeSet(set);
+    for (const set of [...this.store.sets.values()]) {
+      if (set !== this.store.emptySet && this.store.canBeDeleted(set)) {
+        this.store.removeSet(set);
         deleted.push(set.name);
       }
     }
@@ -205,17 +162,9 @@ export class IPSetManager {
 
   /** Forgets every set and the dirty delta (after a kernel reset, docs/reference-behaviour.md §b.15), and the failure count. */
   reset(): void {
-    this.sets.clear();
-    this.owners.clear();
-    this.logicalLists.clear();
-    this.dirty.clear();
-    this.emptySet = undefined;
-    this.cancelled.clear();
-    this.reclaimed.clear();
+    this.store.clear();
     this.epoch++;
-    this.failures = 0;
-    this.memberPool.clear();
-    this.podKeyPool.clear();
+    this.failures.count = 0;
   }
 
   // -------------------------------------------------------------------------
@@ -235,9 +184,9 @@ export class IPSetManager {
     checkPodKey(podKey);
     const claims = new Map<string, string>();
     const family = typeof member === 'string' ? memberFamily(member) : 'inet';
-    const resolved = metas.map((meta) => this.resolve(routed(meta, family), claims));
+    const resolved = metas.map((meta) => this.names.resolve(routed(meta, family), claims));
     const canon = resolved.map((r) => {
-      this.requireHashSet(r, 'add members to');
+      requireHashSet(r, 'add members to');
       if (r.meta.type === 'emptyHashSet') {
         throw new IpsetsError(
           'INVALID_SET_TYPE',
@@ -247,10 +196,10 @@ export class IPSetManager {
       }
       return memberFor(r, member, 'add', 'to');
     });
-    const pod = this.podKeyPool.intern(podKey);
-    resolved.forEach((r, i) => this.addMemberTo(this.declare(this.getOrCreate(r), metas[i]!), canon[i]!, pod));
-    this.lastMember = undefined;
-    this.lastMemberKey = '';
+    const pod = this.store.podKeyPool.intern(podKey);
+    resolved.forEach((r, i) => this.store.addMemberTo(this.declare(this.store.getOrCreate(r), metas[i]!), canon[i]!, pod));
+    this.store.lastMember = undefined;
+    this.store.lastMemberKey = '';
   }
 
   /**
@@ -267,13 +216,13 @@ export class IPSetManager {
     checkPodKey(podKey);
     const family = typeof member === 'string' ? memberFamily(member) : 'inet';
     const checked = metas.map((meta) => {
-      const r = this.lookup(routed(meta, family));
-      this.requireHashSet(r, 'remove members from');
+      const r = this.names.lookup(routed(meta, family));
+      requireHashSet(r, 'remove members from');
       return { r, member: memberFor(r, member, 'remove', 'from') };
     });
     for (const { r, member: canon } of checked) {
-      const set = this.sets.get(r.prefixed);
-      if (set !== undefined) this.removeMemberFrom(set, canon, podKey);
+      const set = this.store.sets.get(r.prefixed);
+      if (set !== undefined) this.store.removeMemberFrom(set, canon, podKey);
     }
   }
 
@@ -288,28 +237,28 @@ export class IPSetManager {
     if (listMetas.length === 0 || setMetas.length === 0) return;
     const claims = new Map<string, string>();
     const members = setMetas.map((meta) => {
-      const r = this.resolve(this.singleFamily(meta), claims);
-      this.requireMemberSet(r);
+      const r = this.names.resolve(this.names.singleFamily(meta), claims);
+      requireMemberSet(r);
       return r;
     });
     const lists = listMetas.map((meta) => {
-      const r = this.resolve(meta, claims);
-      this.requireList(r);
+      const r = this.names.resolve(meta, claims);
+      requireList(r);
       return r;
     });
     this.resolveEmptySetFor(lists, claims);
-    const memberSets = members.map((r) => this.getOrCreate(r));
+    const memberSets = members.map((r) => this.store.getOrCreate(r));
     for (const r of lists) {
-      const list = this.getOrCreate(r);
+      const list = this.store.getOrCreate(r);
       memberSets.forEach((member, i) => {
-        if (!list.memberSets!.has(member.kernelName)) this.addMemberToList(list, member);
+        if (!list.memberSets!.has(member.kernelName)) this.store.addMemberToList(list, member);
         // A logical member brings its inet6 sibling along, now or when it is created.
-        if (members[i]!.meta.family !== undefined || member.info.family !== 'inet' || member === this.emptySet) return;
-        let holders = this.logicalLists.get(member.name);
-        if (holders === undefined) this.logicalLists.set(member.name, (holders = new Set()));
+        if (members[i]!.meta.family !== undefined || member.info.family !== 'inet' || member === this.store.emptySet) return;
+        let holders = this.store.logicalLists.get(member.name);
+        if (holders === undefined) this.store.logicalLists.set(member.name, (holders = new Set()));
         holders.add(list);
-        const sibling = this.sets.get(inet6SiblingName(member.name));
-        if (sibling !== undefined && !list.memberSets!.has(sibling.kernelName)) this.addMemberToList(list, sibling);
+        const sibling = this.store.sets.get(inet6SiblingName(member.name));
+        if (sibling !== undefined && !list.memberSets!.has(sibling.kernelName)) this.store.addMemberToList(list, sibling);
       });
     }
   }
@@ -322,14 +271,14 @@ export class IPSetManager {
    */
   removeFromList(listMeta: SetMetadata, setMetas: readonly SetMetadata[]): void {
     if (setMetas.length === 0) return;
-    const listRef = this.lookup(listMeta);
-    this.requireList(listRef);
+    const listRef = this.names.lookup(listMeta);
+    requireList(listRef);
     const memberRefs = setMetas.map((meta) => {
-      const r = this.lookup(meta);
-      this.requireMemberSet(r);
+      const r = this.names.lookup(meta);
+      requireMemberSet(r);
       return r;
     });
-    const list = this.sets.get(listRef.prefixed);
+    const list = this.store.sets.get(listRef.prefixed);
     if (list === undefined) return;
     for (const r of memberRefs) {
       if (this.addEmptySetToLists && r.prefixed === EMPTY_PREFIXED) {
@@ -338,24 +287,12 @@ export class IPSetManager {
       }
       if (r.meta.family === undefined) {
         // The logical set: its inet6 sibling leaves the list with it.
-        this.logicalLists.get(r.prefixed)?.delete(list);
-        const sibling = this.sets.get(inet6SiblingName(r.prefixed));
-        if (sibling !== undefined) this.detachFromList(list, sibling);
+        this.store.logicalLists.get(r.prefixed)?.delete(list);
+        const sibling = this.store.sets.get(inet6SiblingName(r.prefixed));
+        if (sibling !== undefined) this.store.detachFromList(list, sibling);
       }
-      const member = this.sets.get(r.prefixed);
-      if (member !== undefined) this.detachFromList(list, member);
-    }
-  }
-
-  private detachFromList(list: IPSet, member: IPSet): void {
-    if (!list.memberSets!.has(member.kernelName)) return;
-    const listInKernel = this.shouldBeInKernel(list);
-    list.memberSets!.delete(member.kernelName);
-    list.removals++;
-    member.ipsetReferCount = Math.max(0, member.ipsetReferCount - 1);
-    if (listInKernel) {
-      this.dDeleteMember(list, member.kernelName);
-      this.releaseKernelReference(member);
+      const member = this.store.sets.get(r.prefixed);
+      if (member !== undefined) this.store.detachFromList(list, member);
     }
   }
 
@@ -375,44 +312,15 @@ export class IPSetManager {
   addReference(meta: SetMetadata, refName: string, refType: ReferenceType): void {
     checkReference(refName, refType);
     const claims = new Map<string, string>();
-    const r = this.resolve(meta, claims);
-    if (refType === 'selector' && !r.info.selectorCapable) {
-      const capable = SET_TYPES.filter((t) => setTypeInfo(t).selectorCapable).join(', ');
-      throw new IpsetsError(
-        'INVALID_REFERENCE',
-        `ipset ${quote(r.prefixed)} is not a selector ipset: it is of type ${r.meta.type}; selector sets are of type ${capable}`,
-        { details: { set: r.prefixed, type: r.meta.type, refName } },
-      );
-    }
-    const existing = this.sets.get(r.prefixed);
-    if (refType === 'netpol' && r.meta.type === 'cidrBlocks' && existing?.netPolRefs !== undefined) {
-      for (const owner of existing.netPolRefs) {
-        if (owner !== refName) {
-          throw new IpsetsError(
-            'INVALID_REFERENCE',
-            `cidr ipset ${quote(r.prefixed)} is already owned by netpol ${quote(owner)}; refusing reference from netpol ${quote(refName)}`,
-            { details: { set: r.prefixed, owner, refName } },
-          );
-        }
-      }
-    }
+    const r = this.names.resolve(meta, claims);
+    checkReferenceFits(r, this.store.sets.get(r.prefixed), refName, refType);
     this.resolveEmptySetFor([r], claims);
-    const set = this.declare(this.getOrCreate(r), meta);
-    this.addReferenceTo(set, refName, refType);
+    const set = this.declare(this.store.getOrCreate(r), meta);
+    this.store.addReferenceTo(set, refName, refType);
     // A logical set's inet6 sibling carries the same references (an inet6 sibling made
     // later copies them when it is created).
-    const sibling = meta.family === undefined ? this.sets.get(inet6SiblingName(set.name)) : undefined;
-    if (sibling !== undefined) this.addReferenceTo(sibling, refName, refType);
-  }
-
-  private addReferenceTo(set: IPSet, refName: string, refType: ReferenceType): void {
-    const wasInKernel = this.shouldBeInKernel(set);
-    if (refType === 'selector') (set.selectorRefs ??= new Set()).add(refName);
-    else (set.netPolRefs ??= new Set()).add(refName);
-    if (!wasInKernel && this.shouldBeInKernel(set)) {
-      this.dCreate(set);
-      for (const member of set.memberSets?.values() ?? []) this.takeKernelReference(member);
-    }
+    const sibling = meta.family === undefined ? this.store.sets.get(inet6SiblingName(set.name)) : undefined;
+    if (sibling !== undefined) this.store.addReferenceTo(sibling, refName, refType);
   }
 
   /**
@@ -424,7 +332,7 @@ export class IPSetManager {
    */
   deleteReference(prefixedName: string, refName: string, refType: ReferenceType): void {
     checkReference(refName, refType);
-    const set = this.sets.get(prefixedName);
+    const set = this.store.sets.get(prefixedName);
     if (set === undefined) {
       throw new IpsetsError(
         'SET_NOT_FOUND',
@@ -432,19 +340,9 @@ export class IPSetManager {
         { details: { set: prefixedName, refName, refType } },
       );
     }
-    this.deleteReferenceFrom(set, refName, refType);
-    const sibling = this.sets.get(inet6SiblingName(prefixedName));
-    if (sibling !== undefined && sibling.info.family === 'inet6') this.deleteReferenceFrom(sibling, refName, refType);
-  }
-
-  private deleteReferenceFrom(set: IPSet, refName: string, refType: ReferenceType): void {
-    const wasInKernel = this.shouldBeInKernel(set);
-    if (refType === 'selector') set.selectorRefs?.delete(refName);
-    else set.netPolRefs?.delete(refName);
-    if (wasInKernel && !this.shouldBeInKernel(set)) {
-      this.dDestroy(set);
-      for (const member of set.memberSets?.values() ?? []) this.releaseKernelReference(member);
-    }
+    this.store.deleteReferenceFrom(set, refName, refType);
+    const sibling = this.store.sets.get(inet6SiblingName(prefixedName));
+    if (sibling !== undefined && sibling.info.family === 'inet6') this.store.deleteReferenceFrom(sibling, refName, refType);
   }
 
   // -------------------------------------------------------------------------
@@ -452,51 +350,25 @@ export class IPSetManager {
 
   /** A frozen snapshot of the set, or `undefined` (the reference hands out the live object, docs/reference-behaviour.md §g.2.17). */
   getIPSet(prefixedName: string): IPSetSnapshot | undefined {
-    const set = this.sets.get(prefixedName);
-    if (set === undefined) return undefined;
-    const members: string[] = [];
-    const podKeys = new Map<string, string>();
-    if (set.ips !== undefined) {
-      for (const [key, pod] of set.ips) {
-        const m = set.memberOf(key);
-        members.push(m);
-        podKeys.set(m, pod);
-      }
-    } else {
-      for (const member of set.memberSets!.values()) members.push(member.name);
-    }
-    return Object.freeze({
-      name: set.name,
-      unprefixedName: set.unprefixedName,
-      kernelName: set.kernelName,
-      type: set.type,
-      kind: set.info.kind,
-      createSpec: set.info.createSpec,
-      members: Object.freeze(members),
-      podKeys,
-      selectorReferences: Object.freeze([...(set.selectorRefs ?? [])]),
-      netPolReferences: Object.freeze([...(set.netPolRefs ?? [])]),
-      ipsetReferCount: set.ipsetReferCount,
-      kernelReferCount: set.kernelReferCount,
-      inKernel: this.shouldBeInKernel(set),
-    });
+    const set = this.store.sets.get(prefixedName);
+    return set === undefined ? undefined : snapshotOf(set, this.store.shouldBeInKernel(set));
   }
 
   /** Kernel name → prefixed name of every cached set, in creation order (docs/reference-behaviour.md §b.6). */
   getAllIPSets(): Map<string, string> {
     const all = new Map<string, string>();
-    for (const set of this.sets.values()) all.set(set.kernelName, set.name);
+    for (const set of this.store.sets.values()) all.set(set.kernelName, set.name);
     return all;
   }
 
   /** True when a set with this prefixed name is cached. */
   hasIPSet(prefixedName: string): boolean {
-    return this.sets.has(prefixedName);
+    return this.store.sets.has(prefixedName);
   }
 
   /** Number of cached sets. */
   get size(): number {
-    return this.sets.size;
+    return this.store.sets.size;
   }
 
   /**
@@ -505,28 +377,18 @@ export class IPSetManager {
    */
   desiredState(): DesiredState {
     const sets: DesiredSet[] = [];
-    for (const set of this.sets.values()) {
-      if (!this.shouldBeInKernel(set)) continue;
-      const members: string[] = [];
-      set.forEachMember((m) => members.push(m));
-      const capacity = this.capacity.get(set.type);
-      sets.push(
-        capacity === undefined
-          ? { name: set.kernelName, label: set.name, spec: set.info.createSpec, members }
-          : { name: set.kernelName, label: set.name, spec: set.info.createSpec, members, ...capacity },
-      );
-    }
+    for (const set of this.store.sets.values()) if (this.store.shouldBeInKernel(set)) sets.push(desiredSetOf(set, this.capacity.get(set.type)));
     return { owner: this.owner, sets };
   }
 
   /** The dirty sets in plan order. */
   dirtySets(): DirtySetInfo[] {
-    return [...this.dirty.values()].map((e) => ({ name: e.name, kernelName: e.kernelName, state: e.state, unknown: e.unknown || e.fragile }));
+    return [...this.store.dirty.values()].map((e) => ({ name: e.name, kernelName: e.kernelName, state: e.state, unknown: e.unknown || e.fragile }));
   }
 
   /** True when the next apply has something to do. */
   get hasDirtyChanges(): boolean {
-    return this.dirty.size > 0;
+    return this.store.dirty.size > 0;
   }
 
   // -------------------------------------------------------------------------
@@ -538,15 +400,15 @@ export class IPSetManager {
    * Changes nothing: a plan made for a preview leaves every other plan committable.
    */
   dirtySnapshot(): DirtySnapshot {
-    const entries = [...this.dirty.values()];
+    const entries = [...this.store.dirty.values()];
     const planned = new Map<string, PlannedSet>();
-    for (const e of entries) planned.set(e.name, plannedSet(e, this.sets.get(e.name)));
-    this.snapshotAt = this.changes;
+    for (const e of entries) planned.set(e.name, plannedSet(e, this.store.sets.get(e.name)));
+    this.store.snapshotAt = this.store.changes;
     return {
-      basis: new PlanBasis(this.identity, this.epoch, this.changes, planned),
+      basis: new PlanBasis(this.identity, this.epoch, this.store.changes, planned),
       owner: this.owner,
       entries,
-      set: (name) => this.sets.get(name),
+      set: (name) => this.store.sets.get(name),
       capacity: (type) => this.capacity.get(type) ?? NO_CAPACITY,
     };
   }
@@ -578,24 +440,18 @@ export class IPSetManager {
     }
     this.epoch++;
     const { applied, kept } = settleReport(basis, report, (this.settleTarget ??= {
-      dirty: this.dirty,
-      record: (name) => this.sets.get(name),
-      desired: (set) => this.shouldBeInKernel(set),
+      dirty: this.store.dirty,
+      record: (name) => this.store.sets.get(name),
+      desired: (set) => this.store.shouldBeInKernel(set),
     }));
-    if (this.cancelled.size > 0) this.settleReclaimed(basis);
-    for (const planned of basis.planned.values()) this.releaseIdleClaim(planned.name, planned.kernelName);
-    if (this.cancelled.size > 0) {
-      const cancelled = [...this.cancelled];
-      this.cancelled.clear();
-      for (const [name, kernelName] of cancelled) this.releaseIdleClaim(name, kernelName);
-    }
-    this.reclaimed.clear();
+    if (this.store.claims.cancelled.size > 0) this.store.settleReclaimed(basis);
+    this.store.claims.settled(basis.planned.values());
     return { stale: false, applied, kept };
   }
 
   /** Consecutive failed applies recorded by {@link recordApplyResult}. */
   get consecutiveApplyFailures(): number {
-    return this.failures;
+    return this.failures.count;
   }
 
   /**
@@ -605,364 +461,22 @@ export class IPSetManager {
    *   {@link maxConsecutiveFailures} (the reference panics here). The count stays at the limit.
    */
   recordApplyResult(ok: boolean): void {
-    if (ok) {
-      this.failures = 0;
-      return;
-    }
-    this.failures++;
-    if (this.failures >= this.maxConsecutiveFailures) {
-      throw new IpsetsError(
-        'MAX_CONSECUTIVE_FAILURES',
-        `exceeded max consecutive failures (${this.maxConsecutiveFailures}) when applying ipsets`,
-        { details: { consecutiveApplyFailures: this.failures, limit: this.maxConsecutiveFailures } },
-      );
-    }
+    this.failures.record(ok);
   }
 
   // -------------------------------------------------------------------------
   // Internals
 
-  private shouldBeInKernel(set: IPSet): boolean {
-    return this.mode === 'all' || set === this.emptySet || set.usedByNetPol || set.kernelReferCount > 0;
-  }
-
-  private canBeForceDeleted(set: IPSet): boolean {
-    return !set.usedByNetPol && set.ipsetReferCount === 0;
-  }
-
-  private canBeDeleted(set: IPSet): boolean {
-    if (!this.canBeForceDeleted(set)) return false;
-    if (set.ips !== undefined) return set.ips.size === 0;
-    const members = set.memberSets!;
-    if (members.size === 0) return true;
-    if (members.size > 1 || this.emptySet === undefined) return false;
-    return members.has(this.emptySet.kernelName);
-  }
-
-  /**
-   * Validates `meta` and returns its type info; its prefixed name is left in
-   * `namedPrefixed`. The last metadata's are kept: a caller adding members one at a time
-   * names the same set again and again (a file's set, an agent's label), and the check
-   * and the name depend on the name, type and family alone.
-   */
-  private named(meta: SetMetadata): SetTypeInfo {
-    const last = this.namedInfo;
-    if (last !== undefined && meta !== null && typeof meta === 'object' && meta.name === this.namedName && meta.type === this.namedType && meta.family === this.namedFamily) {
-      return last;
-    }
-    validateSetMetadata(meta);
-    const info = setTypeInfo(meta.type, meta.family);
-    this.namedPrefixed = prefixedNameOf(info, meta.name);
-    this.namedName = meta.name;
-    this.namedType = meta.type;
-    this.namedFamily = meta.family;
-    this.namedInfo = info;
-    return info;
-  }
-
-  /** Validates `meta` for lookup only (no creation): a known type that fits an existing set. */
-  private lookup(meta: SetMetadata): Resolved {
-    const info = this.named(meta);
-    const prefixed = this.namedPrefixed;
-    const existing = this.sets.get(prefixed);
-    if (existing !== undefined) this.checkFamily(existing, meta);
-    return { meta, prefixed, info, kernelName: existing?.kernelName ?? '' };
-  }
-
-  /** Validates `meta` for use with creation: also claims (tentatively, in `claims`) the kernel name of a new set. */
-  private resolve(meta: SetMetadata, claims: Map<string, string>): Resolved {
-    const info = this.named(meta);
-    const prefixed = this.namedPrefixed;
-    const existing = this.sets.get(prefixed);
-    if (existing !== undefined) {
-      this.checkFamily(existing, meta);
-      return { meta, prefixed, info, kernelName: existing.kernelName };
-    }
-    const kernelName = computeKernelName(prefixed, { owner: this.owner, scheme: this.scheme });
-    const owner = claims.get(kernelName) ?? this.claimant(kernelName);
-    if (owner !== undefined && owner !== prefixed) {
-      throw new IpsetsError(
-        'KERNEL_NAME_COLLISION',
-        `ipset ${quote(prefixed)} resolves to kernel name ${quote(kernelName)} already owned by ${quote(owner)}` +
-          (this.scheme === 'fnv32' ? '; the fnv32 scheme collides, use sha256-base36' : ''),
-        { details: { set: prefixed, kernelName, owner, scheme: this.scheme } },
-      );
-    }
-    claims.set(kernelName, prefixed);
-    return { meta, prefixed, info, kernelName };
-  }
-
-  /** Notes the family a caller named for `set` (a single-family set: see {@link singleFamily}); returns `set`. */
+  /** Notes the family a caller named for `set` (a single-family set: see {@link SetResolver.singleFamily}); returns `set`. */
   private declare(set: IPSet, meta: SetMetadata): IPSet {
     if (meta.family !== undefined && set.info.kind === 'set') set.declaredFamily = meta.family;
     return set;
   }
 
-  /**
-   * A list member as the list holds it: a family-less member that names a set declared
-   * with one family (and no set of the other family) is that kernel set alone, so no
-   * empty sibling of the other family is made just to be put into the list.
-   */
-  private singleFamily(meta: SetMetadata): SetMetadata {
-    if (meta === null || typeof meta !== 'object' || meta.family !== undefined) return meta;
-    const info = this.named(meta);
-    if (info.kind !== 'set') return meta;
-    const prefixed = this.namedPrefixed;
-    const inet = this.sets.get(prefixed);
-    if (inet !== undefined) return inet.declaredFamily === 'inet' ? { ...meta, family: 'inet' } : meta;
-    return this.sets.get(inet6SiblingName(prefixed))?.declaredFamily === 'inet6' ? { ...meta, family: 'inet6' } : meta;
-  }
-
   /** Also resolves the shared empty set when one of `resolved` is a namespace list that will need it. */
   private resolveEmptySetFor(resolved: readonly Resolved[], claims: Map<string, string>): void {
-    if (!this.addEmptySetToLists || this.emptySet !== undefined) return;
-    if (resolved.some((r) => isNamespaceList(r.meta.type) && !this.sets.has(r.prefixed))) this.resolve(EMPTY_SET, claims);
-  }
-
-  /**
-   * The prefixed name holding a kernel name: a cached set, or a deleted one the kernel
-   * holds until its destroy lands. A set deleted before it reached the kernel holds
-   * none (see {@link cancelled}).
-   */
-  private claimant(kernelName: string): string | undefined {
-    const owner = this.owners.get(kernelName);
-    if (owner === undefined) return undefined;
-    return this.sets.has(owner) || this.dirty.get(owner) !== undefined ? owner : undefined;
-  }
-
-  /**
-   * At a commit: a cancelled set that the committed plan held may now exist in the
-   * kernel under a name another set took since. The destroy the report settles for it
-   * would destroy that set, so it is dropped, and the set that holds the name now is
-   * rebuilt (its kernel contents are unknown).
-   */
-  private settleReclaimed(basis: PlanBasis): void {
-    for (const [name, kernelName] of this.cancelled) {
-      const owner = this.owners.get(kernelName);
-      if (owner === undefined || owner === name || !basis.planned.has(name)) continue;
-      if (this.dirty.get(name)?.kernelName === kernelName) this.dirty.forget(name);
-      const set = this.sets.get(owner);
-      if (set === undefined) continue;
-      set.changedAt = ++this.changes;
-      this.dirty.markUnknown(set.name, kernelName, this.shouldBeInKernel(set));
-    }
-  }
-
-  private kernelWorkPending(name: string): boolean {
-    return this.dirty.get(name) !== undefined || this.cancelled.has(name);
-  }
-
-  private releaseIdleClaim(name: string, kernelName: string): void {
-    if (this.owners.get(kernelName) === name && !this.sets.has(name) && !this.kernelWorkPending(name)) {
-      this.owners.delete(kernelName);
-    }
-  }
-
-  private checkFamily(set: IPSet, meta: SetMetadata): void {
-    if (!sameSetFamily(set.type, meta.type)) {
-      throw new IpsetsError(
-        'INVALID_SET_TYPE',
-        `ipset ${quote(set.name)} exists with type ${set.type} (${set.info.kind}); it was requested as type ${meta.type}`,
-        { details: { set: set.name, type: set.type, requested: meta.type } },
-      );
-    }
-  }
-
-  private requireHashSet(r: Resolved, action: string): void {
-    if (r.info.kind !== 'set') {
-      throw new IpsetsError(
-        'INVALID_SET_TYPE',
-        `cannot ${action} ipset ${quote(r.prefixed)}: it is not a hash set (type ${r.meta.type} is a list)`,
-        { details: { set: r.prefixed, type: r.meta.type } },
-      );
-    }
-  }
-
-  private requireMemberSet(r: Resolved): void {
-    if (r.info.kind !== 'set') {
-      throw new IpsetsError(
-        'INVALID_SET_TYPE',
-        `ipset ${quote(r.prefixed)} is not a hash set and nested list sets are not supported`,
-        { details: { set: r.prefixed, type: r.meta.type } },
-      );
-    }
-  }
-
-  private requireList(r: Resolved): void {
-    if (r.info.kind !== 'list') {
-      throw new IpsetsError(
-        'INVALID_SET_TYPE',
-        `ipset ${quote(r.prefixed)} is not a list set (type ${r.meta.type} is a hash set)`,
-        { details: { set: r.prefixed, type: r.meta.type } },
-      );
-    }
-  }
-
-  /** The reference's `createAndGetIPSet` after validation (cannot fail). */
-  private getOrCreate(r: Resolved): IPSet {
-    const existing = this.sets.get(r.prefixed);
-    if (existing !== undefined) return existing;
-    const set = new IPSet(r.prefixed, r.meta.name, r.meta.type, r.info, r.kernelName);
-    if (set.info.family === 'inet6') {
-      const base = this.sets.get(inetNameOfSibling(set.name));
-      if (base?.selectorRefs !== undefined && base.selectorRefs.size > 0) set.selectorRefs = new Set(base.selectorRefs);
-      if (base?.netPolRefs !== undefined && base.netPolRefs.size > 0) set.netPolRefs = new Set(base.netPolRefs);
-    }
-    this.sets.set(set.name, set);
-    const previous = this.owners.get(set.kernelName);
-    if (previous !== undefined && previous !== set.name && this.cancelled.has(previous)) this.reclaimed.add(set.name);
-    this.owners.set(set.kernelName, set.name);
-    if (this.mode === 'all' || this.shouldBeInKernel(set)) this.dCreate(set);
-    if (set.type === EMPTY_SET.type && set.name === EMPTY_PREFIXED && this.addEmptySetToLists && this.emptySet === undefined) {
-      this.emptySet = set;
-      this.dCreate(set);
-    }
-    if (this.addEmptySetToLists && isNamespaceList(set.type)) {
-      const empty = this.ensureEmptySet();
-      if (!set.memberSets!.has(empty.kernelName)) this.addMemberToList(set, empty);
-    }
-    if (set.info.family === 'inet6') {
-      const holders = this.logicalLists.get(inetNameOfSibling(set.name));
-      for (const list of holders ?? []) {
-        if (this.sets.get(list.name) === list && !list.memberSets!.has(set.kernelName)) this.addMemberToList(list, set);
-      }
-    }
-    return set;
-  }
-
-  private ensureEmptySet(): IPSet {
-    if (this.emptySet !== undefined) return this.emptySet;
-    const set =
-      this.sets.get(EMPTY_PREFIXED) ??
-      this.getOrCreate({
-        meta: EMPTY_SET,
-        prefixed: EMPTY_PREFIXED,
-        info: setTypeInfo(EMPTY_SET.type),
-        kernelName: computeKernelName(EMPTY_PREFIXED, { owner: this.owner, scheme: this.scheme }),
-      });
-    // The empty set is always in the kernel, in both modes (docs/reference-behaviour.md §b.3 step 5).
-    this.emptySet = set;
-    this.dCreate(set);
-    return set;
-  }
-
-  private addMemberTo(set: IPSet, member: string, podKey: string): void {
-    const ips = set.ips!;
-    const nomatch = hasNomatch(member);
-    const key = nomatch ? stripNomatch(member) : member;
-    if (!ips.has(key)) {
-      // Only a new entry takes a string (an existing one keeps its key).
-      const interned = this.internMember(key);
-      ips.set(interned, podKey);
-      if (nomatch) (set.nomatch ??= new Set()).add(interned);
-      if (this.shouldBeInKernel(set)) this.dAddMember(set, member);
-      return;
-    }
-    if (ips.get(key) !== podKey) {
-      ips.set(key, podKey);
-      this.podKeyPool.noteDropped();
-    }
-    const wasNomatch = set.nomatch !== undefined && set.nomatch.has(key);
-    if (wasNomatch === nomatch) return;
-    // One kernel entry, two spellings: switching the flag is a delete then an add.
-    set.removals++;
-    if (nomatch) (set.nomatch ??= new Set()).add(key);
-    else set.nomatch!.delete(key);
-    if (this.shouldBeInKernel(set)) {
-      this.dDeleteMember(set, wasNomatch ? key + NOMATCH : key);
-      this.dAddMember(set, member);
-    }
-  }
-
-  private removeMemberFrom(set: IPSet, member: string, podKey: string): void {
-    const ips = set.ips!;
-    if (!set.hasMember(member)) return;
-    const key = stripNomatch(member);
-    if (ips.get(key) !== podKey) return;
-    ips.delete(key);
-    this.memberPool.noteDropped();
-    this.podKeyPool.noteDropped();
-    set.nomatch?.delete(key);
-    set.removals++;
-    if (this.shouldBeInKernel(set)) this.dDeleteMember(set, member);
-  }
-
-  private addMemberToList(list: IPSet, member: IPSet): void {
-    list.memberSets!.set(member.kernelName, member);
-    member.ipsetReferCount++;
-    if (this.shouldBeInKernel(list)) {
-      this.dAddMember(list, member.kernelName);
-      this.takeKernelReference(member);
-    }
-  }
-
-  private takeKernelReference(member: IPSet): void {
-    const wasInKernel = this.shouldBeInKernel(member);
-    member.kernelReferCount++;
-    if (!wasInKernel) this.dCreate(member);
-  }
-
-  private releaseKernelReference(member: IPSet): void {
-    const wasInKernel = this.shouldBeInKernel(member);
-    member.kernelReferCount = Math.max(0, member.kernelReferCount - 1);
-    if (wasInKernel && !this.shouldBeInKernel(member)) this.dDestroy(member);
-  }
-
-  private removeSet(set: IPSet): void {
-    const inKernel = this.shouldBeInKernel(set);
-    if (inKernel) this.dDestroy(set);
-    this.sets.delete(set.name);
-    if (set.ips !== undefined && set.ips.size > 0) {
-      this.memberPool.noteDropped(set.ips.size);
-      this.podKeyPool.noteDropped(set.ips.size);
-    }
-    if (set.memberSets !== undefined) {
-      // The reference leaves these counts behind, so former members can never be deleted (docs/reference-behaviour.md §g.2.6).
-      for (const member of set.memberSets.values()) {
-        this.logicalLists.get(member.name)?.delete(set);
-        member.ipsetReferCount = Math.max(0, member.ipsetReferCount - 1);
-        if (inKernel) this.releaseKernelReference(member);
-      }
-    }
-    this.releaseIdleClaim(set.name, set.kernelName);
-  }
-
-  /** The pooled copy of a member, looked up once per call however many sets it goes to. */
-  private internMember(value: string): string {
-    if (value === this.lastMember) return this.lastMemberKey;
-    const key = this.memberPool.intern(value);
-    this.lastMember = value;
-    this.lastMemberKey = key;
-    return key;
-  }
-
-  // Dirty-cache operations also stamp the set record, so that a commit can tell which
-  // planned sets changed after their plan's snapshot.
-
-  private dCreate(set: IPSet): void {
-    const fresh = this.dirty.get(set.name) === undefined;
-    set.changedAt = ++this.changes;
-    if (fresh) set.createdAt = set.changedAt;
-    if (fresh && this.reclaimed.has(set.name)) this.dirty.markUnknown(set.name, set.kernelName, true);
-    else this.dirty.create(set.name, set.kernelName, set);
-  }
-
-  private dDestroy(set: IPSet): void {
-    const planned = this.dirty.get(set.name)?.state === 'create';
-    set.changedAt = ++this.changes;
-    this.dirty.destroy(set.name, set.kernelName, set);
-    // A create cancelled before any commit may be in flight in a plan made since it was recorded.
-    if (planned && this.dirty.get(set.name) === undefined && this.snapshotAt >= set.createdAt) this.cancelled.set(set.name, set.kernelName);
-  }
-
-  private dAddMember(set: IPSet, member: string): void {
-    set.changedAt = ++this.changes;
-    this.dirty.addMember(set.name, set.kernelName, set, member);
-  }
-
-  private dDeleteMember(set: IPSet, member: string): void {
-    set.changedAt = ++this.changes;
-    this.dirty.deleteMember(set.name, set.kernelName, member);
+    if (!this.addEmptySetToLists || this.store.emptySet !== undefined) return;
+    if (resolved.some((r) => isNamespaceList(r.meta.type) && !this.store.sets.has(r.prefixed))) this.names.resolve(EMPTY_SET, claims);
   }
 }
 

@@ -11,12 +11,11 @@
  * `::10.0.0.2`, `::ffff:10.0.0.1` (but `::1` and `::` stay hexadecimal, as glibc
  * prints them).
  *
- * The eight 16-bit groups live in one module-level scratch array: this runs on
- * every member of large states and must not allocate per member.
+ * No scratch state and no allocation but the printed string: the address lives in
+ * four 32-bit words held in local variables of {@link canonicalIPv6}, which reads,
+ * masks and prints in one call (this runs on every member of large states).
  */
-
-/** The groups of the address last read by {@link scanIPv6} (or being masked or printed). */
-export const IPV6_GROUPS = new Uint16Array(8);
+import { ipv4Address, ipv4End, scanIPv4 } from './ipv4-host.js';
 
 const CH_0 = 48;
 const CH_9 = 57;
@@ -35,52 +34,41 @@ function hexValue(c: number): number {
   return -1;
 }
 
-/**
- * Reads the dotted IPv4 tail of an IPv6 address (`::ffff:10.0.0.1`) in `s[start, end)`
- * into groups `at` and `at + 1`. Four decimal octets 0-255 without leading zeros,
- * as inet_pton's IPv4 part demands. Returns false when it is not one.
- */
-function scanDottedTail(s: string, start: number, end: number, at: number): boolean {
-  let pos = start;
-  let value = 0;
-  for (let octet = 0; octet < 4; octet++) {
-    if (octet > 0) {
-      if (pos >= end || s.charCodeAt(pos) !== CH_DOT) return false;
-      pos++;
-    }
-    const first = pos;
-    let v = 0;
-    while (pos < end) {
-      const c = s.charCodeAt(pos);
-      if (c < CH_0 || c > CH_9) break;
-      v = v * 10 + (c - CH_0);
-      pos++;
-    }
-    const digits = pos - first;
-    if (digits === 0 || digits > 3 || v > 255 || (digits > 1 && s.charCodeAt(first) === CH_0)) return false;
-    value = value * 256 + v;
-  }
-  if (pos !== end) return false;
-  IPV6_GROUPS[at] = Math.floor(value / 65536);
-  IPV6_GROUPS[at + 1] = value % 65536;
-  return true;
+/** Group `k` (0-7, most significant first) of the address in the words `w0`-`w3` (`w0` most significant). */
+function groupOf(w0: number, w1: number, w2: number, w3: number, k: number): number {
+  const w = k < 2 ? w0 : k < 4 ? w1 : k < 6 ? w2 : w3;
+  return (k & 1) === 0 ? w >>> 16 : w & 0xffff;
 }
 
+/** The mask of 32-bit word `i` (0-3) under a prefix of `prefix` bits. */
+function wordMask(prefix: number, i: number): number {
+  const keep = prefix - i * 32;
+  return keep >= 32 ? -1 : keep <= 0 ? 0 : -1 << (32 - keep);
+}
+
+/** The canonical printed form of an IPv6 address that is all zero bits. */
+export const ZERO_IPV6 = '::';
+
 /**
- * Reads an IPv6 address that must fill exactly `s[start, end)` into
- * {@link IPV6_GROUPS}: groups of 1-4 hexadecimal digits (either case), at most one
- * `::` standing for one or more zero groups, optionally a dotted IPv4 tail in the
- * last 32 bits. No zone (`%eth0`), no brackets, no whitespace. Returns false when
- * the text is not an IPv6 address.
+ * The IPv6 address that must fill exactly `s[start, end)`, with the bits past
+ * `prefix` (0-128) cleared, as `ipset save` prints it (see the module comment); `''`
+ * when the text is not an IPv6 address. Read: groups of 1-4 hexadecimal digits (either
+ * case), at most one `::` standing for one or more zero groups, optionally a dotted
+ * IPv4 tail in the last 32 bits (read by the one IPv4 scanner, ipv4-host.ts). No zone
+ * (`%eth0`), no brackets, no whitespace. The zero address prints as {@link ZERO_IPV6}.
  */
-export function scanIPv6(s: string, start: number, end: number): boolean {
-  const g = IPV6_GROUPS;
-  if (end - start < 2) return false;
+export function canonicalIPv6(s: string, start: number, end: number, prefix: number): string {
+  if (end - start < 2) return '';
+  // The groups read so far, appended at the low end of x0-x3 (x0 most significant).
+  let x0 = 0;
+  let x1 = 0;
+  let x2 = 0;
+  let x3 = 0;
   let pos = start;
   let count = 0;
   let gap = -1;
   if (s.charCodeAt(pos) === CH_COLON) {
-    if (s.charCodeAt(pos + 1) !== CH_COLON) return false;
+    if (s.charCodeAt(pos + 1) !== CH_COLON) return '';
     gap = 0;
     pos += 2;
   }
@@ -94,61 +82,67 @@ export function scanIPv6(s: string, start: number, end: number): boolean {
     }
     const digits = pos - groupStart;
     if (pos < end && s.charCodeAt(pos) === CH_DOT) {
-      // The dotted tail takes the last two groups and ends the address.
-      if (count > 6 || !scanDottedTail(s, groupStart, end, count)) return false;
+      // The dotted tail takes the last two groups (one word) and ends the address.
+      if (count > 6) return '';
+      const scanned = scanIPv4(s, groupStart, end, undefined, 0);
+      if (scanned < 0 || ipv4End(scanned, groupStart) !== end) return '';
+      x0 = x1;
+      x1 = x2;
+      x2 = x3;
+      x3 = ipv4Address(scanned) | 0;
       count += 2;
-      pos = end;
       break;
     }
-    if (digits === 0 || digits > 4 || count === 8) return false;
-    g[count++] = v;
+    if (digits === 0 || digits > 4 || count === 8) return '';
+    x0 = (x0 << 16) | (x1 >>> 16);
+    x1 = (x1 << 16) | (x2 >>> 16);
+    x2 = (x2 << 16) | (x3 >>> 16);
+    x3 = (x3 << 16) | v;
+    count++;
     if (pos === end) break;
-    if (s.charCodeAt(pos) !== CH_COLON) return false;
+    if (s.charCodeAt(pos) !== CH_COLON) return '';
     pos++;
-    if (pos === end) return false;
+    if (pos === end) return '';
     if (s.charCodeAt(pos) === CH_COLON) {
-      if (gap >= 0) return false;
+      if (gap >= 0) return '';
       gap = count;
       pos++;
     }
   }
-  if (gap < 0) return count === 8;
-  // `::` stands for at least one zero group (inet_pton refuses `1:2:3:4:5:6:7::8`).
-  if (count > 7) return false;
-  const tail = count - gap;
-  for (let k = 1; k <= tail; k++) g[8 - k] = g[gap + tail - k]!;
-  for (let k = gap; k < 8 - tail; k++) g[k] = 0;
-  return true;
-}
-
-/**
- * Clears the host bits of {@link IPV6_GROUPS} for a prefix length 0-128. Returns
- * true when any bit was set (the text was not already the network address).
- */
-export function maskIPv6(prefix: number): boolean {
-  const g = IPV6_GROUPS;
-  let changed = false;
-  for (let i = 0; i < 8; i++) {
-    const keep = prefix - i * 16;
-    if (keep >= 16) continue;
-    const mask = keep <= 0 ? 0 : (0xffff << (16 - keep)) & 0xffff;
-    const v = g[i]!;
-    if ((v & mask) !== v) {
-      g[i] = v & mask;
-      changed = true;
+  if (gap < 0 ? count !== 8 : count > 7) return ''; // `::` stands for at least one zero group (inet_pton refuses `1:2:3:4:5:6:7::8`).
+  // The address: the groups before `::` moved up past the zero groups it stands for
+  // (the groups after it are in place already), masked to the prefix.
+  let w0 = x0;
+  let w1 = x1;
+  let w2 = x2;
+  let w3 = x3;
+  if (gap >= 0) {
+    const zeros = 8 - count;
+    w0 = w1 = w2 = w3 = 0;
+    for (let k = 0; k < 8; k++) {
+      const g = k < gap ? groupOf(x0, x1, x2, x3, k + zeros) : k < gap + zeros ? 0 : groupOf(x0, x1, x2, x3, k);
+      w0 = (w0 << 16) | (w1 >>> 16);
+      w1 = (w1 << 16) | (w2 >>> 16);
+      w2 = (w2 << 16) | (w3 >>> 16);
+      w3 = (w3 << 16) | g;
     }
   }
-  return changed;
+  if (prefix < 128) {
+    w0 &= wordMask(prefix, 0);
+    w1 &= wordMask(prefix, 1);
+    w2 &= wordMask(prefix, 2);
+    w3 &= wordMask(prefix, 3);
+  }
+  return formatWords(w0, w1, w2, w3);
 }
 
-/** {@link IPV6_GROUPS} as `ipset save` prints it (glibc inet_ntop; see the module comment). */
-export function formatIPv6(): string {
-  const g = IPV6_GROUPS;
+/** The address in words `w0`-`w3` as glibc inet_ntop prints it (see the module comment). */
+function formatWords(w0: number, w1: number, w2: number, w3: number): string {
   let bestBase = -1;
   let bestLen = 0;
   let curBase = -1;
   for (let i = 0; i <= 8; i++) {
-    if (i < 8 && g[i] === 0) {
+    if (i < 8 && groupOf(w0, w1, w2, w3, i) === 0) {
       if (curBase === -1) curBase = i;
     } else if (curBase !== -1) {
       const len = i - curBase;
@@ -167,20 +161,11 @@ export function formatIPv6(): string {
       continue;
     }
     if (i !== 0) out += ':';
-    if (i === 6 && bestBase === 0 && (bestLen === 6 || (bestLen === 5 && g[5] === 0xffff))) {
-      const hi = g[6]!;
-      const lo = g[7]!;
-      return `${out}${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
+    if (i === 6 && bestBase === 0 && (bestLen === 6 || (bestLen === 5 && groupOf(w0, w1, w2, w3, 5) === 0xffff))) {
+      return `${out}${w3 >>> 24}.${(w3 >>> 16) & 255}.${(w3 >>> 8) & 255}.${w3 & 255}`;
     }
-    out += g[i]!.toString(16);
+    out += groupOf(w0, w1, w2, w3, i).toString(16);
   }
   if (bestBase !== -1 && bestBase + bestLen === 8) out += ':';
   return out;
-}
-
-/** True when every group of {@link IPV6_GROUPS} is zero (`::`). */
-export function isZeroIPv6(): boolean {
-  const g = IPV6_GROUPS;
-  for (let i = 0; i < 8; i++) if (g[i] !== 0) return false;
-  return true;
 }

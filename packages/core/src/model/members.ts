@@ -1,6 +1,7 @@
 /**
- * Member grammar: validation and canonical forms of hash-set members, and the
- * rules for set names that appear as list members or kernel names.
+ * Member grammar: validation and canonical forms of hash-set members (`hash:net` and
+ * `hash:ip,port`, families inet and inet6), and the error that says why a member is
+ * not one. Set names, which list:set members are, follow set-names.ts.
  *
  * A member that passes {@link canonicalMember} can be written into a restore file
  * verbatim: the grammar admits no whitespace but the single space before
@@ -8,23 +9,30 @@
  * an option or a second argument.
  *
  * The scanners are hand-written (no regular expressions): this runs on every
- * member of states with a million members.
+ * member of states with a million members. IPv4 text is read by the one scanner in
+ * ipv4-host.ts, IPv6 addresses by members-inet6.ts.
+ *
+ * Why one file: the grammar of a member is one rule with one set of
+ * messages — the prefix, port and nomatch parts are shared by both kinds and both
+ * families, and the slow-path explanations (`describe…`) must say exactly what the
+ * fast paths refused; split apart, the messages and the checks they describe would
+ * drift.
  */
 import { IpsetsError, quote } from '../errors.js';
-import { formatIPv6, isZeroIPv6, maskIPv6, scanIPv6 } from './members-inet6.js';
+import { NOMATCH, copyCanonicalHost, formatIPv4, hostValueIn, ipv4Address, ipv4End, scanIPv4 } from './ipv4-host.js';
+import { ZERO_IPV6, canonicalIPv6 } from './members-inet6.js';
 import { isValidKernelSetName, validateSetName } from './set-names.js';
 import type { AddressFamily, SetType } from '../types.js';
 
 /** Kernel set types that hold addresses (list:set members are set names). */
 export type MemberKind = 'hash:net' | 'hash:ip,port';
 
-/** The flag of a hash:net member as it is written and saved: one space, then `nomatch`. */
-export const NOMATCH = ' nomatch';
+// The render boundary's check-and-copy is the scanner's copy mode itself (no wrapper in its loop).
+export { NOMATCH, NOMATCH_FLAG, copyCanonicalHost } from './ipv4-host.js';
 const NOMATCH_LEN = NOMATCH.length;
 
 const CH_0 = 48;
 const CH_9 = 57;
-const CH_DOT = 46;
 const CH_SLASH = 47;
 const CH_COMMA = 44;
 const CH_COLON = 58;
@@ -89,44 +97,6 @@ function numberDigits(scanned: number): number {
   return scanned & 7;
 }
 
-const ERR_IP = -1;
-
-/**
- * Reads a dotted-decimal IPv4 address at `start`; returns `address * 16 + length`
- * (read them with {@link ipValue} and {@link ipEnd}), or `ERR_IP`. Octets are 0-255 without leading zeros (ipset itself
- * would read `010` as octal 8, so such text cannot mean what it seems to).
- */
-function scanIPv4(s: string, start: number): number {
-  const n = s.length;
-  let pos = start;
-  let value = 0;
-  for (let octet = 0; octet < 4; octet++) {
-    if (octet > 0) {
-      if (pos >= n || s.charCodeAt(pos) !== CH_DOT) return ERR_IP;
-      pos++;
-    }
-    const part = scanNumber(s, pos, 3);
-    if (part < 0 || numberValue(part) > 255) return ERR_IP;
-    value = value * 256 + numberValue(part);
-    pos += numberDigits(part);
-  }
-  return value * 16 + (pos - start);
-}
-
-/** The address of a {@link scanIPv4} result that is not negative. */
-function ipValue(scanned: number): number {
-  return Math.floor(scanned / 16);
-}
-
-/** The index after the address of a {@link scanIPv4} result at `start` that is not negative. */
-function ipEnd(scanned: number, start: number): number {
-  return start + (scanned - ipValue(scanned) * 16);
-}
-
-function formatIPv4(v: number): string {
-  return `${v >>> 24}.${(v >>> 16) & 255}.${(v >>> 8) & 255}.${v & 255}`;
-}
-
 /** Why an address part failed, for the error message only (slow path). */
 function describeBadAddress(s: string): string {
   if (s.length === 0) return 'the member is empty';
@@ -142,18 +112,18 @@ function describeBadAddress(s: string): string {
 
 function canonicalNetMember(member: string): string {
   const n = member.length;
-  const scanned = scanIPv4(member, 0);
+  const scanned = scanIPv4(member, 0, member.length, undefined, 0);
   if (scanned < 0) {
     const slash = member.indexOf('/');
     const head = slash === -1 ? member : member.slice(0, slash);
-    const headScanned = scanIPv4(head, 0);
-    if (slash !== -1 && headScanned >= 0 && ipEnd(headScanned, 0) === head.length) {
+    const headScanned = scanIPv4(head, 0, head.length, undefined, 0);
+    if (slash !== -1 && headScanned >= 0 && ipv4End(headScanned, 0) === head.length) {
       throw invalidMember('hash:net', member, 'the prefix length is missing or malformed');
     }
     throw invalidMember('hash:net', member, describeBadAddress(member));
   }
-  const ip = ipValue(scanned);
-  let pos = ipEnd(scanned, 0);
+  const ip = ipv4Address(scanned);
+  let pos = ipv4End(scanned, 0);
   let prefix = 32;
   let explicitPrefix = false;
   if (pos < n && member.charCodeAt(pos) === CH_SLASH) {
@@ -250,13 +220,13 @@ function scanProtoPort(member: string, pos: number, family: AddressFamily): numb
 
 function canonicalIpPortMember(member: string): string {
   const n = member.length;
-  const scanned = scanIPv4(member, 0);
+  const scanned = scanIPv4(member, 0, member.length, undefined, 0);
   if (scanned < 0) throw invalidMember('hash:ip,port', member, describeBadAddress(member));
-  let pos = ipEnd(scanned, 0);
+  let pos = ipv4End(scanned, 0);
   if (pos >= n || member.charCodeAt(pos) !== CH_COMMA) {
     throw invalidMember('hash:ip,port', member, describeMissingPort(member, pos));
   }
-  if (ipValue(scanned) === 0) throw invalidMember('hash:ip,port', member, ZERO_ADDRESS);
+  if (ipv4Address(scanned) === 0) throw invalidMember('hash:ip,port', member, ZERO_ADDRESS);
   const portAt = scanProtoPort(member, pos + 1, 'inet');
   if (portAt >= 0) return member;
   pos = -portAt - 1;
@@ -265,10 +235,11 @@ function canonicalIpPortMember(member: string): string {
 }
 
 /**
- * Reads the IPv6 address of a family inet6 member in `member[0, end)` (optionally in
- * brackets, which ipset accepts and does not print) into the IPv6 scratch groups.
+ * The IPv6 address of a family inet6 member in `member[0, end)` (optionally in
+ * brackets, which ipset accepts and does not print) as `ipset save` prints it, the
+ * bits past `prefix` cleared.
  */
-function scanMemberIPv6(kind: MemberKind, member: string, end: number): void {
+function memberIPv6(kind: MemberKind, member: string, end: number, prefix: number): string {
   let start = 0;
   let stop = end;
   if (member.charCodeAt(0) === CH_OPEN_BRACKET) {
@@ -278,7 +249,8 @@ function scanMemberIPv6(kind: MemberKind, member: string, end: number): void {
     start = 1;
     stop = end - 1;
   }
-  if (scanIPv6(member, start, stop)) return;
+  const address = canonicalIPv6(member, start, stop, prefix);
+  if (address !== '') return address;
   throw invalidMember(kind, member, describeBadAddress6(member, start, stop), 'inet6');
 }
 
@@ -286,8 +258,8 @@ function scanMemberIPv6(kind: MemberKind, member: string, end: number): void {
 function describeBadAddress6(member: string, start: number, stop: number): string {
   if (member.length === 0) return 'the member is empty';
   if (start === stop) return 'the address is empty';
-  const scanned = scanIPv4(member, start);
-  if (scanned >= 0 && ipEnd(scanned, start) === stop) {
+  const scanned = scanIPv4(member, start, stop, undefined, 0);
+  if (scanned >= 0 && ipv4End(scanned, start) === stop) {
     return 'it is an IPv4 address, and a family inet6 set holds IPv6 addresses only (IPv4 members belong in the family inet set)';
   }
   const c = member.charCodeAt(0);
@@ -306,25 +278,24 @@ function canonicalNet6Member(member: string): string {
     if (c === CH_SLASH || c === CH_SPACE || c === CH_COMMA) break;
     end++;
   }
-  scanMemberIPv6('hash:net', member, end);
   let pos = end;
   let prefix = 128;
+  // The address is judged first (with the prefix when it is good), then the prefix.
+  let badPrefix = '';
   if (pos < n && member.charCodeAt(pos) === CH_SLASH) {
     const length = scanNumber(member, pos + 1, 3);
     if (length < 0 || numberValue(length) > 128) {
-      throw invalidMember('hash:net', member, 'the prefix length must be a number 1-128 without leading zeros', 'inet6');
+      badPrefix = 'the prefix length must be a number 1-128 without leading zeros';
+    } else if (numberValue(length) === 0) {
+      badPrefix =
+        'a /0 prefix cannot be stored in a hash:net set (the kernel rejects it: "The value of the CIDR parameter of the IP address is invalid"); use the two halves ::/1 and 8000::/1 instead';
+    } else {
+      prefix = numberValue(length);
+      pos += 1 + numberDigits(length);
     }
-    if (numberValue(length) === 0) {
-      throw invalidMember(
-        'hash:net',
-        member,
-        'a /0 prefix cannot be stored in a hash:net set (the kernel rejects it: "The value of the CIDR parameter of the IP address is invalid"); use the two halves ::/1 and 8000::/1 instead',
-        'inet6',
-      );
-    }
-    prefix = numberValue(length);
-    pos += 1 + numberDigits(length);
   }
+  const address = memberIPv6('hash:net', member, end, prefix);
+  if (badPrefix !== '') throw invalidMember('hash:net', member, badPrefix, 'inet6');
   let nomatch = false;
   if (pos < n) {
     if (n - pos === NOMATCH_LEN && member.endsWith(NOMATCH)) {
@@ -340,8 +311,6 @@ function canonicalNet6Member(member: string): string {
       );
     }
   }
-  if (prefix < 128) maskIPv6(prefix);
-  const address = formatIPv6();
   const text = prefix === 128 ? address : `${address}/${prefix}`;
   const canonical = nomatch ? text + NOMATCH : text;
   // Hand back the caller's string when it already is canonical (no second copy kept).
@@ -359,10 +328,9 @@ function canonicalIp6PortMember(member: string): string {
       break;
     }
   }
-  scanMemberIPv6('hash:ip,port', member, end);
+  const address = memberIPv6('hash:ip,port', member, end, 128);
   if (end !== comma) throw invalidMember('hash:ip,port', member, describeMissingPort(member, end), 'inet6');
-  if (isZeroIPv6()) throw invalidMember('hash:ip,port', member, ZERO_ADDRESS, 'inet6');
-  const address = formatIPv6();
+  if (address === ZERO_IPV6) throw invalidMember('hash:ip,port', member, ZERO_ADDRESS, 'inet6');
   const portAt = scanProtoPort(member, comma + 1, 'inet6');
   const canonical = portAt >= 0 ? `${address}${member.slice(comma)}` : `${address},tcp:${member.slice(-portAt - 1)}`;
   return canonical === member ? member : canonical;
@@ -494,45 +462,18 @@ export function canonicalMemberForType(type: SetType, member: string, family: Ad
   }
 }
 
-/** Added to a host's address by {@link hostValue} when the member carries ` nomatch`. */
-export const NOMATCH_FLAG = 2 ** 32;
-
 /**
  * The address of a host member of a hash:net set in canonical form (`a.b.c.d`, as
  * {@link canonicalMember} returns it and `ipset save` prints it) as an unsigned 32-bit
  * number, that plus {@link NOMATCH_FLAG} for `a.b.c.d nomatch`, and -1 for anything
  * else (a CIDR, a hash:ip,port member, a text that is not canonical). Two members with
  * the same value are the same string, so planners compare numbers instead of hashing
- * and comparing a million strings. One pass over the text without calls: planning
- * reads every desired member of a million-member state with it.
+ * and comparing a million strings. The value mode of the one IPv4 scanner
+ * (ipv4-host.ts): planning reads every desired member of a million-member state with it.
  */
 export function hostValue(member: string): number {
   const n = member.length;
-  if (n < 7 || n > 23) return -1;
-  let address = 0;
-  let octet = 0;
-  let digits = 0;
-  let dots = 0;
-  for (let i = 0; i < n; i++) {
-    const c = member.charCodeAt(i);
-    if (c === CH_DOT) {
-      if (digits === 0 || dots === 3) return -1;
-      address = address * 256 + octet;
-      dots++;
-      octet = 0;
-      digits = 0;
-      continue;
-    }
-    const d = c - CH_0;
-    if (d < 0 || d > 9) {
-      if (dots === 3 && digits > 0 && i === n - NOMATCH_LEN && member.endsWith(NOMATCH)) return address * 256 + octet + NOMATCH_FLAG;
-      return -1;
-    }
-    // A second digit after a leading 0, or an octet past 255.
-    if ((digits === 1 && octet === 0) || (octet = octet * 10 + d) > 255) return -1;
-    digits++;
-  }
-  return dots === 3 && digits > 0 ? address * 256 + octet : -1;
+  return n < 7 || n > 23 ? -1 : hostValueIn(member, 0, n);
 }
 
 /**
@@ -544,70 +485,14 @@ export function formatHostAddress(address: number): string {
 }
 
 /**
- * The address {@link hostValue} reads from the text `s.slice(start, end)` (without the
- * nomatch flag), read in place. `end` must be
- * followed by neither a digit nor a dot (a blank, a line end or the end of `s`), as
- * the member spans of a save are.
- */
-export function hostAddressIn(s: string, start: number, end: number): number {
-  const scanned = scanIPv4(s, start);
-  if (scanned < 0) return -1;
-  const pos = ipEnd(scanned, start);
-  if (pos === end) return ipValue(scanned);
-  return pos < end && end - pos === NOMATCH_LEN && s.startsWith(NOMATCH, pos) ? ipValue(scanned) : -1;
-}
-
-/**
  * True when `member` is a canonical host member of a hash:net set, `a.b.c.d` or
  * `a.b.c.d nomatch` (octets 0-255 without leading zeros) — the same strings
  * {@link hostValue} accepts, decided in one tight pass without computing the
  * address: the render boundary runs it on every member of a million-line plan.
  */
 export function isCanonicalHost(member: string): boolean {
-  // One grammar, one scanner (copyCanonicalHost), here without a copy.
+  // One grammar, one scanner (ipv4-host.ts), here without a copy.
   return copyCanonicalHost(member, undefined, 0, true) >= 0;
-}
-
-/**
- * {@link isCanonicalHost} that also copies the member's characters into `out` from
- * `at` while it checks them: the render boundary reads each of a million member
- * strings once instead of twice (checking, then copying). Returns the index after the
- * copied text, or -1 when `member` is not a canonical host member (bytes past `at`
- * may have been overwritten then). With `keepNomatch` false a ` nomatch` flag is left
- * out (as `-D` lines need it). `out` must have room for 23 bytes from `at`; without
- * `out` nothing is copied ({@link isCanonicalHost} is this scanner, so the two cannot
- * disagree).
- */
-export function copyCanonicalHost(member: string, out: Uint8Array | undefined, at: number, keepNomatch: boolean): number {
-  const n = member.length;
-  if (n < 7 || n > 23) return -1;
-  let dots = 0;
-  let value = 0;
-  let digits = 0;
-  for (let i = 0; i < n; i++) {
-    const c = member.charCodeAt(i);
-    if (c === CH_DOT) {
-      if (digits === 0 || dots === 3) return -1;
-      dots++;
-      digits = 0;
-      value = 0;
-      if (out !== undefined) out[at + i] = c;
-      continue;
-    }
-    const d = c - CH_0;
-    if (d < 0 || d > 9) {
-      if (dots !== 3 || digits === 0 || i !== n - NOMATCH_LEN || !member.endsWith(NOMATCH)) return -1;
-      if (!keepNomatch) return at + i;
-      if (out !== undefined) for (let k = 0; k < NOMATCH_LEN; k++) out[at + i + k] = NOMATCH.charCodeAt(k);
-      return at + n;
-    }
-    if (digits === 1 && value === 0) return -1;
-    value = value * 10 + d;
-    if (value > 255) return -1;
-    digits++;
-    if (out !== undefined) out[at + i] = c;
-  }
-  return dots === 3 && digits > 0 ? at + n : -1;
 }
 
 /** True when a member carries the ` nomatch` flag. */

@@ -1,15 +1,22 @@
 /**
- * Parsers for what the kernel says it holds: `ipset save` (docs/ipset-semantics.md
- * docs/ipset-semantics.md §5.1), `ipset list -n` and `ipset list -t` (docs/ipset-semantics.md §5.2).
+ * The parser of `ipset save` (docs/ipset-semantics.md §5.1): the walk over its lines,
+ * create lines (names, types, create options) and add lines (members, read into
+ * {@link MemberSpans} as they are met). `ipset list -n` and `ipset list -t` are read by
+ * list-parser.ts.
  *
- * They never throw: a line they cannot use becomes a {@link ParseProblem} (save) or is
- * skipped (list), and reading goes on. `parseSave` scans with `indexOf` and slices
- * only what it keeps, because a million-member save must parse in a fraction of the
- * time `ipset save` took to print it.
+ * It never throws: a line it cannot use becomes a {@link ParseProblem}, and reading
+ * goes on. It scans with `indexOf` and slices only what it keeps, because a
+ * million-member save must parse in a fraction of the time `ipset save` took to
+ * print it.
+ *
+ * Why one file: the line walk and its fast paths (plain adds compared in
+ * place, whole runs matched by one pattern) share the state of the set being read;
+ * the member lists it fills are in saved-members.ts.
  */
 import { quote } from '../errors.js';
-import { NOMATCH, NOMATCH_FLAG, formatHostAddress, hostAddressIn } from '../model/members.js';
-import type { ParseProblem, SavedSet, SaveSnapshot, SetHeader } from '../types.js';
+import { NOMATCH, ipv4Address, scanIPv4 } from '../model/ipv4-host.js';
+import { MemberSpans, MemberStore, parseCreateOptions } from './saved-members.js';
+import type { ParseProblem, SavedSet, SaveSnapshot } from '../types.js';
 
 /**
  * Problems {@link parseSave} keeps in full; past them it only counts
@@ -25,8 +32,6 @@ const CR = 13;
 const SPACE = 32;
 const TAB = 9;
 const HASH = 35;
-const DOT = 46;
-const ZERO = 48;
 
 function isBlank(c: number): boolean {
   return c === SPACE || c === TAB || c === CR;
@@ -47,11 +52,11 @@ function isBlank(c: number): boolean {
  * Unlike the reference (docs/reference-behaviour.md §d.2, §g.2.11) a `create` on the last line is
  * parsed, and a `nomatch` entry does not end the reading of its set.
  *
- * Members are slices of `text`; a snapshot kept for long keeps the text alive. Each
- * set's `members` array is made on first read: until then the set holds only where
- * its members lie in `text`, which `planReconcile` reads directly (a resync of
- * a million-member save then makes no string per unchanged member). Reading or
- * assigning `members` makes a plain array that every later reader sees.
+ * Each set's `members` is a {@link MemberSpans}: where its members lie in `text` and
+ * the address of each IPv4 host, read on the way; a member becomes a string only when
+ * it is read (`at(i)`, or iterating), so a resync of a million-member save makes no
+ * string per unchanged member. A snapshot kept for long keeps the text alive. Each
+ * set's create options are parsed once, into `createOptions`.
  *
  * Bounded on hostile input: the first {@link MAX_PARSE_PROBLEMS} problems are kept,
  * each with at most {@link PROBLEM_TEXT_LIMIT} characters of its line; the rest are
@@ -197,7 +202,8 @@ export function parseSave(text: string): SaveSnapshot {
       }
       const spans = new MemberSpans(text, nameEnd - nameStart, store);
       const type = text.slice(typeStart, typeEnd);
-      sets.push(spans.savedSet(name, type, text.slice(skipBlanks(text, typeEnd, end), end)));
+      const options = text.slice(skipBlanks(text, typeEnd, end), end);
+      sets.push({ name, type, options, createOptions: parseCreateOptions(options), members: spans });
       byName.set(name, spans);
       if (type.startsWith('list:')) listSets.add(spans);
       if (hasBlank(name)) {
@@ -272,34 +278,18 @@ function readPlainRuns(text: string, pos: number, run: RegExp, spans: MemberSpan
     let count = spans.count;
     while (pos < runEnd) {
       const start = pos + memberOffset;
-      let address = 0;
-      let octet = 0;
-      let digits = 0;
-      let dots = 0;
-      let canonical = true;
-      let i = start;
-      let c = text.charCodeAt(i);
-      for (;;) {
-        if (c === DOT) {
-          if (digits === 0 || dots === 3) canonical = false;
-          address = address * 256 + octet;
-          dots++;
-          octet = 0;
-          digits = 0;
-        } else {
-          const d = c - ZERO;
-          if (d < 0 || d > 9) break;
-          // A leading zero, or an octet past 255.
-          if ((digits === 1 && octet === 0) || (octet = octet * 10 + d) > 255) canonical = false;
-          digits++;
-        }
-        c = text.charCodeAt(++i);
+      // The one IPv4 scanner (value mode, read in place): a host ends at the newline.
+      const scanned = scanIPv4(text, start, runEnd, undefined, 0);
+      let i = -1;
+      if (scanned >= 0) {
+        const address = ipv4Address(scanned);
+        i = start + (scanned - address * 16);
+        if (text.charCodeAt(i) === NL) values[offset + count++] = address;
+        else i = -1;
       }
-      if (canonical && c === NL && dots === 3 && digits > 0) {
-        values[offset + count++] = address * 256 + octet;
-      } else {
+      if (i < 0) {
         // The pattern saw the newline: a member that is not an address ends there.
-        if (c !== NL) i = text.indexOf('\n', i);
+        i = text.indexOf('\n', start);
         spans.setCount(count);
         spans.pushOther(start, i);
         count++;
@@ -399,208 +389,6 @@ function readMember(text: string, start: number, end: number, set: MemberSpans):
   return true;
 }
 
-/** The spans of the sets {@link parseSave} made whose `members` nobody has read yet. */
-const unread = new WeakMap<SavedSet, MemberSpans>();
-
-const EMPTY_SPANS = new Int32Array(0);
-
-/**
- * The members of one save's sets while each set's members follow each other (as
- * ipset prints them): one array for all, grown by doubling, instead of a few
- * typed arrays per set (allocating those measured costlier than the parse).
- */
-export class MemberStore {
-  values = new Float64Array(1024);
-  count = 0;
-
-  /** Makes room for `more` values past `count`. */
-  reserve(more: number): void {
-    if (this.count + more <= this.values.length) return;
-    const grown = new Float64Array(Math.max(2 * this.values.length, this.count + more));
-    grown.set(this.values.subarray(0, this.count));
-    this.values = grown;
-  }
-}
-
-/**
- * The members of one saved set, as read from the save text, without a string per
- * member: `values[i]` says what member `i` is.
- *
- * - `0 <= v < 2^32`: a canonical IPv4 host `a.b.c.d` with address `v` (exactly the
- *   strings `hostValue` accepts without ` nomatch`, so the text is `formatHostAddress(v)`);
- * - `v >= 2^32` (`NOMATCH_FLAG` added, as `hostValue` reads it): the same host with ` nomatch`;
- * - `v < 0`: anything else, `text.slice(others[2j], others[2j + 1])` with `j = -v - 1`,
- *   or `strings.get(i)` for a member that is not one slice of the text (an element
- *   whose options carry `nomatch` elsewhere on the line).
- *
- * The address is read while the line is scanned: the planner compares numbers and
- * never reads the text again; a string is made only for a member that is read.
- */
-export class MemberSpans {
-  readonly text: string;
-  /** Length of the set's name (a plain add line's member starts after `add <name> `). */
-  readonly nameLength: number;
-  /** Where the members are while they follow each other in the save (see {@link MemberStore}). */
-  private readonly store: MemberStore;
-  /** The set's own array, once another set's members came between two of its own. */
-  private own: Float64Array | undefined;
-  /** Index of member 0 in the store. */
-  private from = 0;
-  count = 0;
-  /** Start and end in `text` of each member that is not a host, in pairs. */
-  others = EMPTY_SPANS;
-  otherCount = 0;
-  strings: Map<number, string> | undefined;
-
-  constructor(text: string, nameLength: number, store: MemberStore) {
-    this.text = text;
-    this.nameLength = nameLength;
-    this.store = store;
-  }
-
-  /** The array that holds member `i` at `offset + i`, for the parser's own loops (the store grows while parsing lasts). */
-  get values(): Float64Array {
-    return this.own ?? this.store.values;
-  }
-
-  /** See {@link values}. */
-  get offset(): number {
-    return this.own === undefined ? this.from : 0;
-  }
-
-  /** Makes room for `more` members past `count` in {@link values}. */
-  reserve(more: number): void {
-    const own = this.own;
-    if (own === undefined) {
-      const store = this.store;
-      if (this.count === 0) this.from = store.count;
-      if (this.from + this.count === store.count) {
-        store.reserve(more);
-        return;
-      }
-      // Another set's members came after this one's: move to an array of its own (once per set).
-      const moved = new Float64Array(Math.max(16, 2 * (this.count + more)));
-      moved.set(store.values.subarray(this.from, this.from + this.count));
-      this.own = moved;
-      return;
-    }
-    if (this.count + more <= own.length) return;
-    const grown = new Float64Array(Math.max(2 * own.length, this.count + more));
-    grown.set(own);
-    this.own = grown;
-  }
-
-  /** Sets the member count after members were written straight into {@link values}. */
-  setCount(count: number): void {
-    this.count = count;
-    if (this.own === undefined) this.store.count = this.from + count;
-  }
-
-  private append(value: number): void {
-    this.reserve(1);
-    this.values[this.offset + this.count] = value;
-    this.setCount(this.count + 1);
-  }
-
-  /** Adds a member that is not a host, `text.slice(start, end)`. */
-  pushOther(start: number, end: number): void {
-    if (2 * this.otherCount === this.others.length) {
-      const others = new Int32Array(Math.max(16, this.others.length * 2));
-      others.set(this.others);
-      this.others = others;
-    }
-    this.others[2 * this.otherCount] = start;
-    this.others[2 * this.otherCount + 1] = end;
-    this.append(-++this.otherCount);
-  }
-
-  /** Adds the member `text.slice(start, end)`, reading whether it is a host. */
-  pushSpan(start: number, end: number): void {
-    const address = hostAddressIn(this.text, start, end);
-    if (address < 0) this.pushOther(start, end);
-    // An address ends in a digit: an `h` at the end is the one of ` nomatch`.
-    else this.append(this.text.charCodeAt(end - 1) === 104 ? address + NOMATCH_FLAG : address);
-  }
-
-  /** Adds a member that is not one slice of the text. */
-  pushString(member: string): void {
-    (this.strings ??= new Map()).set(this.count, member);
-    this.pushOther(0, 0);
-  }
-
-  /** The number of members. */
-  get length(): number {
-    return this.count;
-  }
-
-  /** Member `i` as a string (as `ipset save` printed it, ` nomatch` kept). */
-  at(i: number): string {
-    return this.member(i);
-  }
-
-  /**
-   * `hostValue` of member `i` (see model/members.ts), read while parsing: the address
-   * of a canonical IPv4 host, plus `NOMATCH_FLAG` with ` nomatch`; -1 for any other member.
-   */
-  hostValue(i: number): number {
-    const v = this.values[this.offset + i]!;
-    return v < 0 ? -1 : v;
-  }
-
-  /**
-   * {@link hostValue} of every member at once, for a loop over a million: entry `i` is
-   * member `i`'s value when it is a host, negative when it is not (then read it with
-   * {@link at}). A view of the parser's array, made once per call: read, never write.
-   */
-  hostValues(): Float64Array {
-    return this.values.subarray(this.offset, this.offset + this.count);
-  }
-
-  /** Member `i` as a string. */
-  member(i: number): string {
-    const v = this.values[this.offset + i]!;
-    if (v >= NOMATCH_FLAG) return formatHostAddress(v - NOMATCH_FLAG) + NOMATCH;
-    if (v >= 0) return formatHostAddress(v);
-    const string = this.strings?.get(i);
-    if (string !== undefined) return string;
-    const j = -v - 1;
-    return this.text.slice(this.others[2 * j]!, this.others[2 * j + 1]!);
-  }
-
-  /** A saved set whose `members` array is made from these spans on first read. */
-  savedSet(name: string, type: string, options: string): SavedSet {
-    const set = { name, type, options } as SavedSet;
-    let members: string[] | undefined;
-    // An own enumerable accessor: spreads, JSON and deep equality see a plain array.
-    Object.defineProperty(set, 'members', {
-      enumerable: true,
-      configurable: true,
-      get: (): string[] => {
-        if (members === undefined) {
-          members = new Array<string>(this.count);
-          for (let i = 0; i < this.count; i++) members[i] = this.member(i);
-          unread.delete(set);
-        }
-        return members;
-      },
-      set: (value: string[]): void => {
-        members = value;
-        unread.delete(set);
-      },
-    });
-    unread.set(set, this);
-    return set;
-  }
-}
-
-/**
- * The spans of `set` when it came from {@link parseSave} and its `members` were never
- * read or assigned; otherwise `undefined` (read `members`).
- */
-export function unreadMemberSpans(set: SavedSet): MemberSpans | undefined {
-  return unread.get(set);
-}
-
 /** True when the option words from `pos` to `end` include `nomatch` (outside quotes: comments may say anything). */
 function elementOptionsHaveNomatch(text: string, pos: number, end: number): boolean {
   let quoted = false;
@@ -621,94 +409,4 @@ function elementOptionsHaveNomatch(text: string, pos: number, end: number): bool
     }
   }
   return false;
-}
-
-/** Splits text into lines without their `\n` / `\r\n`. */
-function splitLines(text: string): string[] {
-  const lines = text.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!;
-    if (line.length > 0 && line.charCodeAt(line.length - 1) === CR) lines[i] = line.slice(0, -1);
-  }
-  return lines;
-}
-
-/**
- * Parses `ipset list -n`: one set name per line, in kernel order. Surrounding
- * whitespace is trimmed; blank lines are skipped. Never throws.
- */
-export function parseListNames(text: string): string[] {
-  const names: string[] = [];
-  for (const line of splitLines(text)) {
-    const name = line.trim();
-    if (name !== '') names.push(name);
-  }
-  return names;
-}
-
-/**
- * Parses `ipset list -t` (or plain `ipset list`, whose member lines are skipped):
- * blocks of `Field: value` lines separated by blank lines. `Name:` also starts a new
- * block. Unknown fields are ignored; a block without `Name:` is dropped; a missing
- * `Type:` or `Header:` reads as `''`, and a missing or non-numeric `References:` or
- * `Number of entries:` as `0`. Never throws.
- */
-export function parseListHeaders(text: string): SetHeader[] {
-  const headers: SetHeader[] = [];
-  let block: SetHeader | undefined;
-  let named = false;
-  let inMembers = false;
-  const finish = (): void => {
-    if (block !== undefined && named) headers.push(block);
-    block = undefined;
-    named = false;
-    inMembers = false;
-  };
-  for (const raw of splitLines(text)) {
-    const line = raw.trim();
-    if (line === '') {
-      finish();
-      continue;
-    }
-    const colon = line.indexOf(':');
-    const field = colon === -1 ? '' : line.slice(0, colon);
-    if (field === 'Name') {
-      finish();
-    } else if (inMembers) {
-      continue;
-    }
-    if (colon === -1) continue;
-    const value = line.slice(colon + 1).trim();
-    block ??= { name: '', type: '', header: '', references: 0, entries: 0 };
-    switch (field) {
-      case 'Name':
-        block.name = value;
-        named = value !== '';
-        break;
-      case 'Type':
-        block.type = value;
-        break;
-      case 'Header':
-        block.header = value;
-        break;
-      case 'References':
-        block.references = toCount(value);
-        break;
-      case 'Number of entries':
-        block.entries = toCount(value);
-        break;
-      case 'Members':
-        inMembers = true;
-        break;
-      default:
-        break;
-    }
-  }
-  finish();
-  return headers;
-}
-
-function toCount(value: string): number {
-  if (!/^\d+$/.test(value)) return 0;
-  return Number(value);
 }

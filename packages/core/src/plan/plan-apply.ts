@@ -368,7 +368,9 @@ function diffAgainstKernel(b: Builder, t: Target, saved: SavedSet, capacity: Set
   const { set, section } = t;
   const kernel = new Set<string>();
   const start = b.mark();
-  for (const m of saved.members) {
+  const members = saved.members;
+  for (let i = 0, n = members.length; i < n; i++) {
+    const m = members.at(i);
     if (kernel.has(m) || released?.has(m) === true) continue;
     kernel.add(m);
     if (set.hasMember(m)) continue;

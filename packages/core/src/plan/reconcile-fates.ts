@@ -119,7 +119,7 @@ export function decideFates(
     const decided = savedFate(s, w.set.spec, target.get(s.name) ?? w.capacity, w.members.length, growth, free, recreate);
     if (!w.list) target.set(s.name, decided.capacity);
     if (decided.fate === 'keep') {
-      const unreadable = w.list ? s.members.find((m) => !isCanonicalMember('list:set', m)) : undefined;
+      const unreadable = w.list ? [...s.members].find((m) => !isCanonicalMember('list:set', m)) : undefined;
       if (unreadable !== undefined) {
         fate.set(s.name, 'rebuild');
         notes.push(unreadableNote(s, unreadable));

@@ -11,7 +11,6 @@ import { withInitialHashsize } from '../model/capacity.js';
 import type { SetCapacity } from '../model/capacity.js';
 import { NOMATCH_FLAG, entryKey, hostValue, isCanonicalMember } from '../model/members.js';
 import type { MemberKind } from '../model/members.js';
-import { unreadMemberSpans } from '../parse/save-parser.js';
 import { pushRebuildLines } from './rebuild.js';
 import { chooseTemporary } from './set-fate.js';
 import { RECONCILE_HANDLERS, addOrUpdateSection, deleteSection } from './handlers.js';
@@ -150,19 +149,18 @@ export class ReconcileLines {
       const type = w.spec.kernelType as MemberKind;
       const family = w.spec.family;
       const start = pieces.length;
-      // A set parseSave made whose members nobody read is planned from what the parser
-      // read: a host member is a number, and only members that get a line become
-      // strings (a million unchanged members make no garbage).
-      const spans = unreadMemberSpans(saved);
-      const values = spans?.hostValues();
-      const list = spans === undefined ? saved.members : undefined;
-      const count = spans?.length ?? list!.length;
+      // A saved set is planned from its member list's host values (for a set parseSave
+      // made, what the parser read): a host member is a number, and only members that
+      // get a line become strings (a million unchanged members make no garbage).
+      const spans = saved.members;
+      const values = spans.hostValues();
+      const count = spans.length;
       for (let i = 0; i < count; i++) {
         let m: string | undefined;
         // The parser read a host's value on the way; any other member is read here.
-        let v = values === undefined ? -1 : values[i]!;
+        let v = values[i]!;
         if (v < 0 || hosts === undefined) {
-          m = list === undefined ? spans!.at(i) : list[i]!;
+          m = spans.at(i);
           v = hosts === undefined ? -1 : hostValue(m);
         }
         const nomatch = v >= NOMATCH_FLAG;
@@ -182,7 +180,7 @@ export class ReconcileLines {
         }
         // Only a member hostValue read (a canonical host by construction) or one
         // isCanonicalMember accepts is written into a line.
-        m ??= spans!.at(i);
+        m ??= spans.at(i);
         if (address >= 0 || isCanonicalMember(type, m, family)) {
           // Not desired, or its nomatch flag switches: delete (and add back below).
           pieces.push({ op: 'del', set: name, member: m, section, onError: RECONCILE_HANDLERS.delFromSet });

@@ -30,57 +30,40 @@ import { quote } from '../errors.js';
 import { SPEC_INFO } from '../model/set-types.js';
 import { DEFAULT_GROWTH_CEILING, growMaxelem, temporaryName } from './rebuild.js';
 import type { GrowthPolicy } from './rebuild.js';
-import type { CreateSpec, PlanNote, SavedSet } from '../types.js';
+import type { CreateOptions, CreateSpec, PlanNote, SavedSet } from '../types.js';
 
 /** What a planner does with one owned set. */
 export type SetFate = 'keep' | 'patch' | 'rebuild' | 'recreate' | 'destroy' | 'in-use' | 'conflict';
 
 const DEFAULT_LIST_SIZE = '8';
 
-const VALUED_OPTIONS: ReadonlySet<string> = new Set(['family', 'hashsize', 'maxelem', 'netmask', 'timeout', 'bucketsize', 'initval', 'size', 'markmask']);
-
-/**
- * Parses a save create-line tail (`family inet hashsize 1024 maxelem 65536 …`) into
- * options ({@link savedFate} parses a set's options once and hands them on).
- */
-export function parseOptions(options: string): ReadonlyMap<string, string> {
-  const out = new Map<string, string>();
-  const tokens = options.split(/\s+/).filter((t) => t !== '');
-  for (let i = 0; i < tokens.length; i++) {
-    const t = tokens[i]!;
-    if (VALUED_OPTIONS.has(t) && i + 1 < tokens.length) out.set(t, tokens[++i]!);
-    else out.set(t, '');
-  }
-  return out;
-}
-
 /** The kernel set's maxelem, from its parsed save options. */
-function savedMaxelem(opts: ReadonlyMap<string, string>): number {
-  return Number(opts.get('maxelem') ?? DEFAULT_MAXELEM);
+function savedMaxelem(opts: CreateOptions): number {
+  return Number(opts['maxelem'] ?? DEFAULT_MAXELEM);
 }
 
 /**
- * Why `-N name --exist <spec>` would fail on `saved` (with its options `opts`, parsed)
+ * Why `-N name --exist <spec>` would fail on `saved` (`opts`: its create options, as the save parser read them)
  * (or create a set the desired members do not fit), or `undefined` when the kernel set
  * is compatible (docs/ipset-semantics.md §2.6: hashsize is not compared, the rest is).
  */
-function conflictOf(saved: SavedSet, opts: ReadonlyMap<string, string>, spec: CreateSpec, capacity: SetCapacity): string | undefined {
+function conflictOf(saved: SavedSet, opts: CreateOptions, spec: CreateSpec, capacity: SetCapacity): string | undefined {
   const type = SPEC_INFO[spec].kernelType;
   if (saved.type !== type) return `kernel type ${quote(saved.type)} differs from ${quote(type)} (spec ${quote(spec)})`;
   for (const extra of ['timeout', 'netmask', 'markmask', 'counters', 'comment', 'skbinfo']) {
-    if (opts.has(extra)) return `kernel set has ${quote(extra)}, which spec ${quote(spec)} does not create`;
+    if (opts[extra] !== undefined) return `kernel set has ${quote(extra)}, which spec ${quote(spec)} does not create`;
   }
   if (type === 'list:set') {
-    const size = opts.get('size') ?? DEFAULT_LIST_SIZE;
+    const size = opts['size'] ?? DEFAULT_LIST_SIZE;
     if (size !== DEFAULT_LIST_SIZE) return `kernel list size ${size} differs from ${DEFAULT_LIST_SIZE}`;
     return undefined;
   }
   // `-N name --exist nethash` succeeds on an existing family inet6 set (measured on
   // 7.17: -exist does not compare the family), so a family change must be caught here.
-  const family = opts.get('family') ?? 'inet';
+  const family = opts['family'] ?? 'inet';
   const wantedFamily = SPEC_INFO[spec].family ?? 'inet';
   if (family !== wantedFamily) return `kernel family ${quote(family)} differs from ${quote(wantedFamily)}`;
-  const maxelem = opts.get('maxelem') ?? String(DEFAULT_MAXELEM);
+  const maxelem = opts['maxelem'] ?? String(DEFAULT_MAXELEM);
   const wantedMaxelem = String(effectiveCapacity(spec, capacity).maxelem);
   if (maxelem !== wantedMaxelem) return `kernel maxelem ${maxelem} differs from ${wantedMaxelem}`;
   return undefined;
@@ -133,13 +116,13 @@ export function grownBefore(kernelMaxelem: number, spec: CreateSpec, capacity: S
  * swap). Rebuilt: a maxelem other than the target, or a hashsize below the one asked
  * for (a larger one is the kernel's own growth).
  */
-function rebuildReason(saved: SavedSet, opts: ReadonlyMap<string, string>, spec: CreateSpec, capacity: SetCapacity): string | undefined {
+function rebuildReason(saved: SavedSet, opts: CreateOptions, spec: CreateSpec, capacity: SetCapacity): string | undefined {
   const kernelMaxelem = savedMaxelem(opts);
   // Everything but maxelem must match, or swap is refused (or would change other options).
   if (conflictOf(saved, opts, spec, { ...capacity, maxelem: kernelMaxelem }) !== undefined) return undefined;
   const wantedMaxelem = effectiveCapacity(spec, capacity).maxelem;
   if (kernelMaxelem !== wantedMaxelem) return `maxelem ${kernelMaxelem} → ${wantedMaxelem}`;
-  const hashsize = Number(opts.get('hashsize') ?? DEFAULT_HASHSIZE);
+  const hashsize = Number(opts['hashsize'] ?? DEFAULT_HASHSIZE);
   if (capacity.hashsize !== undefined && hashsize < capacity.hashsize) return `hashsize ${hashsize} → ${capacity.hashsize}`;
   return undefined;
 }
@@ -162,7 +145,7 @@ export interface SavedFate {
  */
 export function savedFate(saved: SavedSet, spec: CreateSpec, capacity: SetCapacity, count: number, growth: GrowthPolicy, free: boolean | undefined, recreate = true): SavedFate {
   let target = capacity;
-  const opts = parseOptions(saved.options);
+  const opts = saved.createOptions;
   if (!SPEC_INFO[spec].list) {
     const grown = grownBefore(savedMaxelem(opts), spec, capacity, count, growth);
     if (grown !== undefined) target = { ...capacity, maxelem: grown };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isIpsetsError, kernelName } from '@ipsets/core';
 import type { IpsetsError } from '@ipsets/core';
-import { buildManager, formatProblem, parseDesiredText, validateDesiredDocument } from '../../../src/desired/file.js';
+import { desiredStateOf, formatProblem, parseDesiredText, validateDesiredDocument } from '../../../src/desired/file.js';
 import type { FileProblem } from '../../../src/desired/file.js';
 import { DEFAULT_CLI_OWNER } from '../../../src/defaults.js';
 
@@ -205,8 +205,8 @@ describe('parseDesiredText', () => {
   });
 });
 
-describe('buildManager', () => {
-  it('builds the desired state through the manager: kernel names, labels, canonical members, list members', () => {
+describe('desiredStateOf', () => {
+  it('builds the desired state as the manager does: kernel names, labels, canonical members, list members', () => {
     const file = parseDesiredText(
       [
         'sets:',
@@ -215,7 +215,7 @@ describe('buildManager', () => {
         '  - { type: keyLabelOfNamespace, name: team, members: [{ type: namespace, name: shop }] }',
       ].join('\n'),
     );
-    const state = buildManager(file).desiredState();
+    const state = desiredStateOf(file);
     expect(state.owner).toBe(DEFAULT_CLI_OWNER);
     const byLabel = new Map(state.sets.map((s) => [s.label, s]));
     const shop = byLabel.get('ns-shop')!;
@@ -229,7 +229,7 @@ describe('buildManager', () => {
 
   it('uses the owner and scheme of the file', () => {
     const file = parseDesiredText('owner: test-\nscheme: fnv32\nsets: [{ type: namespace, name: test }]');
-    const state = buildManager(file).desiredState();
+    const state = desiredStateOf(file);
     expect(state.owner).toBe('test-');
     expect(state.sets[0]!.name).toBe(kernelName('ns-test', { owner: 'test-', scheme: 'fnv32' }));
   });

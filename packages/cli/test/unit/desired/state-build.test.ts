@@ -6,16 +6,34 @@
  * manager only has to lay out the sets (kernel names, families, lists, order).
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { IPSetManager } from '@ipsets/core';
-import type { DesiredState } from '@ipsets/core';
-import { buildManager, desiredStateOf, parseDesiredText } from '../../../src/desired/file.js';
+import { IPSetManager, prefixedName } from '@ipsets/core';
+import type { AddressFamily, DesiredState, SetMetadata } from '@ipsets/core';
+import { desiredStateOf, parseDesiredText } from '../../../src/desired/file.js';
 import type { DesiredFile } from '../../../src/desired/file.js';
-import { capacitiesByLabel } from '../../../src/desired/state.js';
 
-/** What the per-member path produced: every member through the manager's public API. */
+/**
+ * What the per-member path produced: every member through the manager's public API
+ * (`createIPSets`, `addToSets` per member, `addToLists` per list, a list's family-less
+ * member naming a set the file declares with a family as that family's set), with
+ * each set's capacity from the file on its kernel set(s).
+ */
 function perMemberState(file: DesiredFile): DesiredState {
-  const desired = buildManager(file).desiredState();
-  const capacities = capacitiesByLabel(file);
+  const manager = new IPSetManager({ mode: 'all', owner: file.owner, scheme: file.scheme });
+  const declared = new Map<string, AddressFamily>();
+  for (const set of file.sets) if (set.family !== undefined) declared.set(prefixedName({ type: set.type, name: set.name }), set.family);
+  const capacities = new Map<string, object>();
+  for (const set of file.sets) {
+    const meta: SetMetadata = { type: set.type, name: set.name, ...(set.family === undefined ? {} : { family: set.family }) };
+    manager.createIPSets([meta]);
+    for (const member of set.members) manager.addToSets([meta], member, 'pod');
+    const memberSets = set.memberSets.map((m) => (declared.has(prefixedName(m)) ? { ...m, family: declared.get(prefixedName(m))! } : m));
+    if (memberSets.length > 0) manager.addToLists([meta], memberSets);
+    if (set.capacity !== undefined) {
+      capacities.set(prefixedName({ type: set.type, name: set.name }), set.capacity);
+      capacities.set(prefixedName({ type: set.type, name: set.name, family: 'inet6' }), set.capacity);
+    }
+  }
+  const desired = manager.desiredState();
   return {
     ...desired,
     sets: desired.sets.map((s) => {

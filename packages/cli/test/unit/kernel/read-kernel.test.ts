@@ -17,7 +17,9 @@ describe('reading a kernel for a plan', () => {
     const { snapshot, headers } = await readKernel(
       port(ok('create a hash:net family inet hashsize 1024 maxelem 65536\nadd a 10.0.0.0/8\n'), ok('Name: a\nType: hash:net\nReferences: 2\nNumber of entries: 1\n')),
     );
-    expect(snapshot.sets).toEqual([{ name: 'a', type: 'hash:net', options: 'family inet hashsize 1024 maxelem 65536', members: ['10.0.0.0/8'] }]);
+    expect(JSON.parse(JSON.stringify(snapshot.sets))).toEqual([
+      { name: 'a', type: 'hash:net', options: 'family inet hashsize 1024 maxelem 65536', createOptions: { family: 'inet', hashsize: '1024', maxelem: '65536' }, members: ['10.0.0.0/8'] },
+    ]);
     expect(headers[0]).toMatchObject({ name: 'a', references: 2 });
   });
 

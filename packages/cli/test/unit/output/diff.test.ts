@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { planReconcile } from '@ipsets/core';
+import { planReconcile, savedSet } from '@ipsets/core';
 import type { DesiredState, SaveSnapshot, SetHeader } from '@ipsets/core';
 import { diffFromPlan, formatDiff } from '../../../src/output/diff.js';
 import { createStyle } from '../../../src/style.js';
@@ -68,7 +68,7 @@ describe('diffFromPlan: a rebuild is reported for the live set (issue 23)', () =
   it('after a maxelem change names the live set and says "rebuild (maxelem 1024 → 131072)" (it showed "! <temporary> recreate (type changes)")', () => {
     const live = 'azure-npm-aaaa';
     const desired: DesiredState = { owner: 'azure-npm-', sets: [{ name: live, label: 'ns-web', spec: 'nethash', maxelem: 131072, members: ['10.0.0.1', '10.0.0.2'] }] };
-    const save: SaveSnapshot = { sets: [{ name: live, type: 'hash:net', options: 'family inet hashsize 1024 maxelem 1024', members: ['10.0.0.1', '10.0.0.9'] }], problems: [] };
+    const save: SaveSnapshot = { sets: [savedSet(live, 'hash:net', 'family inet hashsize 1024 maxelem 1024', ['10.0.0.1', '10.0.0.9'])], problems: [] };
     const headers: SetHeader[] = [{ name: live, type: 'hash:net', header: '', references: 1, entries: 2 }];
     const diffs = diffFromPlan(planReconcile(desired, save, headers), save, desired);
     expect(diffs).toEqual([{ set: live, label: 'ns-web', change: 'rebuild', reason: 'maxelem 1024 → 131072', add: ['10.0.0.2'], remove: ['10.0.0.9'] }]);

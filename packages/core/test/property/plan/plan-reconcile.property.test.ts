@@ -16,6 +16,7 @@ import { planReconcile } from '../../../src/plan/plan-reconcile.js';
 import { runRestoreSession } from '../../../src/session/session.js';
 import type { CommandResult, CreateSpec, DesiredSet, DesiredState, IpsetPort, SavedSet, SetHeader } from '../../../src/types.js';
 import { MSG, lineError, ok } from '../../helpers/scripted-port.js';
+import { savedSet } from '../../../src/parse/saved-members.js';
 
 const numRuns = Number(process.env.FC_NUM_RUNS) || 300;
 const params = { numRuns };
@@ -155,7 +156,7 @@ function save(k: Kernel): SavedSet[] {
   // Save order: non-list sets first, then lists (docs/ipset-semantics.md §5.3); insertion order otherwise.
   const all = [...k.sets.entries()];
   const ordered = [...all.filter(([, s]) => s.type !== 'list:set'), ...all.filter(([, s]) => s.type === 'list:set')];
-  return ordered.map(([name, s]) => ({ name, type: s.type, options: s.options, members: [...s.members.values()] }));
+  return ordered.map(([name, s]) => savedSet(name, s.type, s.options, [...s.members.values()]));
 }
 
 function headers(k: Kernel): SetHeader[] {

@@ -11,6 +11,7 @@ import { planReconcile } from '../../../src/plan/plan-reconcile.js';
 import { prefixedName } from '../../../src/model/set-types.js';
 import type { SetMetadata } from '../../../src/types.js';
 import { CIDR, K, KEY_NS, NAMED_PORT, NESTED, NS, applyAll, manager, text } from '../../helpers/manager-fixtures.js';
+import { savedSet } from '../../../src/parse/saved-members.js';
 
 const v6 = (meta: SetMetadata): SetMetadata => ({ ...meta, family: 'inet6' });
 const KEY_NS_MEMBER: SetMetadata = { name: 'app:both', type: 'keyValueLabelOfPod' };
@@ -131,18 +132,20 @@ describe('IPSetManager dual stack', () => {
     applyAll(m);
     const desired = m.desiredState();
     const saved = {
-      sets: desired.sets.map((s) => ({
-        name: s.name,
-        type: s.spec.startsWith('nethash') ? 'hash:net' : 'hash:ip,port',
-        options: `family inet6 hashsize 1024 maxelem ${s.spec.endsWith('4294967295') ? '4294967295' : '65536'} bucketsize 12 initval 0x1`,
-        members: [...s.members],
-      })),
+      sets: desired.sets.map((s) =>
+        savedSet(
+          s.name,
+          s.spec.startsWith('nethash') ? 'hash:net' : 'hash:ip,port',
+          `family inet6 hashsize 1024 maxelem ${s.spec.endsWith('4294967295') ? '4294967295' : '65536'} bucketsize 12 initval 0x1`,
+          [...s.members],
+        ),
+      ),
       problems: [],
     };
-    expect(saved.sets.flatMap((s) => s.members).sort()).toEqual(['2001:db8::/120', '2001:db8::1']);
+    expect(saved.sets.flatMap((s) => [...s.members]).sort()).toEqual(['2001:db8::/120', '2001:db8::1']);
     expect(planReconcile(desired, saved, []).lines).toEqual([]);
     // The same set saved as family inet is a conflict, never silently kept.
-    const wrong = { ...saved, sets: saved.sets.map((s) => ({ ...s, options: s.options.replace('inet6', 'inet') })) };
+    const wrong = { ...saved, sets: saved.sets.map((s) => savedSet(s.name, s.type, s.options.replace('inet6', 'inet'), [...s.members])) };
     const replan = planReconcile(desired, wrong, []);
     expect(replan.notes?.map((n) => n.message).join('\n')).toMatch(/kernel family "inet" differs from "inet6"/);
   });

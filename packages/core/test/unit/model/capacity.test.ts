@@ -6,6 +6,7 @@ import { planReconcile } from '../../../src/plan/plan-reconcile.js';
 import { temporaryName } from '../../../src/plan/rebuild.js';
 import { renderLine, renderRestore } from '../../../src/session/render.js';
 import type { DesiredState, SavedSet } from '../../../src/types.js';
+import { savedSet } from '../../../src/parse/saved-members.js';
 
 describe('capacity: maxelem and hashsize per set', () => {
   it('renders the create line NPM always wrote when no capacity is given, and the options after the spec when it is', () => {
@@ -82,7 +83,7 @@ describe('capacity per set type in the manager', () => {
 });
 
 describe('capacity per desired set in reconcile', () => {
-  const saved = (name: string, options: string, members: string[] = []): SavedSet => ({ name, type: 'hash:net', options, members });
+  const saved = (name: string, options: string, members: string[] = []): SavedSet => savedSet(name, 'hash:net', options, members);
   const desired = (extra: object): DesiredState => ({
     owner: 'azure-npm-',
     sets: [{ name: 'azure-npm-a', spec: 'nethash', members: ['10.0.0.0/24'], ...extra }],

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_PARSE_PROBLEMS, PROBLEM_TEXT_LIMIT, parseListHeaders, parseListNames, parseSave } from '../../../src/parse/save-parser.js';
+import { parseListHeaders, parseListNames } from '../../../src/parse/list-parser.js';
+import { MAX_PARSE_PROBLEMS, PROBLEM_TEXT_LIMIT, parseSave } from '../../../src/parse/save-parser.js';
+import { parseCreateOptions } from '../../../src/parse/saved-members.js';
+import type { SavedSet, SaveSnapshot } from '../../../src/types.js';
+
+/** A parsed set as plain data: its members read as strings, its parsed create options left out (checked on their own). */
+const plain = (s: SavedSet): { name: string; type: string; options: string; members: string[] } => ({ name: s.name, type: s.type, options: s.options, members: [...s.members] });
+const plainSnapshot = (s: SaveSnapshot): unknown => ({ ...s, sets: s.sets.map(plain) });
 
 /** The example of docs/ipset-semantics.md §5.1, verbatim. */
 const SPEC_SAVE = `create n hash:net family inet hashsize 1024 maxelem 65536 bucketsize 12 initval 0x68946666
@@ -18,7 +25,7 @@ add l n
 
 describe('parseSave', () => {
   it('parses the spec example (docs/ipset-semantics.md §5.1)', () => {
-    expect(parseSave(SPEC_SAVE)).toEqual({
+    expect(plainSnapshot(parseSave(SPEC_SAVE))).toEqual({
       sets: [
         {
           name: 'n',
@@ -44,6 +51,21 @@ describe('parseSave', () => {
     });
   });
 
+  it('parses each create line\'s options once, into createOptions (option word to value, a flag to the empty string)', () => {
+    const { sets } = parseSave(`${SPEC_SAVE}create c hash:net family inet hashsize 64 maxelem 8 counters comment timeout 30 skbinfo\ncreate __proto__ hash:net __proto__ 1 toString constructor\n`);
+    expect(sets.map((s) => ({ ...s.createOptions }))).toEqual([
+      { family: 'inet', hashsize: '1024', maxelem: '65536', bucketsize: '12', initval: '0x68946666' },
+      { family: 'inet', hashsize: '1024', maxelem: '65536', bucketsize: '12', initval: '0x48cb6fdf' },
+      { family: 'inet6', hashsize: '1024', maxelem: '65536', bucketsize: '12', initval: '0x2bb2c188' },
+      { size: '8' },
+      { family: 'inet', hashsize: '64', maxelem: '8', counters: '', comment: '', timeout: '30', skbinfo: '' },
+      // Hostile words are plain keys (no prototype to reach).
+      Object.assign(Object.create(null) as object, { ['__proto__']: '', 1: '', toString: '', constructor: '' }),
+    ]);
+    expect(Object.getPrototypeOf(sets[5]!.createOptions)).toBe(null);
+    expect(parseCreateOptions('  family\tinet6   maxelem ')).toEqual({ family: 'inet6', maxelem: '' });
+  });
+
   it('parses empty input and input without sets', () => {
     expect(parseSave('')).toEqual({ sets: [], problems: [] });
     expect(parseSave('\n\n# comment\n')).toEqual({ sets: [], problems: [] });
@@ -55,7 +77,7 @@ describe('parseSave', () => {
       const { sets, problems } = parseSave(input);
       expect(problems).toEqual([]);
       expect(sets.map((s) => s.name)).toEqual(['a', 'b']);
-      expect(sets[1]).toEqual({ name: 'b', type: 'list:set', options: 'size 8', members: [] });
+      expect(plain(sets[1]!)).toEqual({ name: 'b', type: 'list:set', options: 'size 8', members: [] });
     }
   });
 
@@ -64,11 +86,11 @@ describe('parseSave', () => {
       'create a hash:net family inet\nadd a 10.0.0.0/8 nomatch\nadd a 10.1.0.0/16\nadd a 10.2.0.0/16 nomatch\nadd a 10.3.0.1\n',
     );
     expect(problems).toEqual([]);
-    expect(sets[0]!.members).toEqual(['10.0.0.0/8 nomatch', '10.1.0.0/16', '10.2.0.0/16 nomatch', '10.3.0.1']);
+    expect([...sets[0]!.members]).toEqual(['10.0.0.0/8 nomatch', '10.1.0.0/16', '10.2.0.0/16 nomatch', '10.3.0.1']);
   });
 
   it('a create line without options has empty options', () => {
-    expect(parseSave('create a hash:net\n').sets[0]).toEqual({ name: 'a', type: 'hash:net', options: '', members: [] });
+    expect(plain(parseSave('create a hash:net\n').sets[0]!)).toEqual({ name: 'a', type: 'hash:net', options: '', members: [] });
   });
 
   it('tolerates CRLF line ends and surrounding blanks', () => {
@@ -77,13 +99,13 @@ describe('parseSave', () => {
     );
     expect(problems).toEqual([]);
     expect(sets[0]!.options).toBe('family inet');
-    expect(sets[0]!.members).toEqual(['10.0.0.1', '10.0.0.2', '10.0.0.0/8 nomatch']);
+    expect([...sets[0]!.members]).toEqual(['10.0.0.1', '10.0.0.2', '10.0.0.0/8 nomatch']);
   });
 
   it('tolerates extra blanks and tabs between the words after the set name (the name is exact: it may hold blanks)', () => {
     const { sets, problems } = parseSave('create a\thash:net   family inet\nadd a  10.0.0.1\nadd a\t10.0.0.2\tnomatch\n');
     expect(problems).toEqual([]);
-    expect(sets[0]).toEqual({ name: 'a', type: 'hash:net', options: 'family inet', members: ['10.0.0.1', '10.0.0.2 nomatch'] });
+    expect(plain(sets[0]!)).toEqual({ name: 'a', type: 'hash:net', options: 'family inet', members: ['10.0.0.1', '10.0.0.2 nomatch'] });
   });
 
   it('reads set names with blanks as ipset save prints them (the foreign "azure-npm-zzz 1" was read as the owned "azure-npm-zzz")', () => {
@@ -132,18 +154,18 @@ describe('parseSave', () => {
     expect(problems).toEqual([]);
     expect(sets[0]!.members).toHaveLength(1200);
     expect(sets[1]!.members).toHaveLength(600);
-    expect(sets[1]!.members.every((m) => m.startsWith('10.2.'))).toBe(true);
+    expect([...sets[1]!.members].every((m) => m.startsWith('10.2.'))).toBe(true);
   });
 
   it('interleaved sets: each add goes to the set it names', () => {
     const { sets } = parseSave('create a hash:net\ncreate b hash:net\nadd a 1.1.1.1\nadd b 2.2.2.2\nadd a 3.3.3.3\nadd ab 4.4.4.4\n');
-    expect(sets.map((s) => s.members)).toEqual([['1.1.1.1', '3.3.3.3'], ['2.2.2.2']]);
+    expect(sets.map((s) => [...s.members])).toEqual([['1.1.1.1', '3.3.3.3'], ['2.2.2.2']]);
   });
 
   it('does not confuse a set with a set whose name it prefixes', () => {
     const { sets, problems } = parseSave('create a hash:net\ncreate ab hash:net\nadd a 1.1.1.1\nadd ab 2.2.2.2\nadd a 3.3.3.3\n');
     expect(problems).toEqual([]);
-    expect(sets.map((s) => s.members)).toEqual([['1.1.1.1', '3.3.3.3'], ['2.2.2.2']]);
+    expect(sets.map((s) => [...s.members])).toEqual([['1.1.1.1', '3.3.3.3'], ['2.2.2.2']]);
   });
 
   it('keeps nomatch, drops other element options', () => {
@@ -157,7 +179,7 @@ describe('parseSave', () => {
         '',
       ].join('\n'),
     );
-    expect(sets[0]!.members).toEqual(['10.0.0.1', '10.0.0.0/8 nomatch', '10.1.0.0/16 nomatch', '10.2.0.0/16']);
+    expect([...sets[0]!.members]).toEqual(['10.0.0.1', '10.0.0.0/8 nomatch', '10.1.0.0/16 nomatch', '10.2.0.0/16']);
   });
 
   it('turns malformed lines into problems and keeps going', () => {
@@ -177,7 +199,7 @@ describe('parseSave', () => {
       'add a ', // 13: no member after trimming
     ].join('\n');
     const { sets, problems } = parseSave(text);
-    expect(sets).toEqual([{ name: 'a', type: 'hash:net', options: 'family inet', members: ['10.0.0.1', '10.0.0.2', '10.0.0.3'] }]);
+    expect(sets.map(plain)).toEqual([{ name: 'a', type: 'hash:net', options: 'family inet', members: ['10.0.0.1', '10.0.0.2', '10.0.0.3'] }]);
     expect(problems).toEqual([
       { line: 1, text: 'add early 10.0.0.1', reason: 'add line for set "early" before its create line' },
       { line: 3, text: 'add a', reason: 'add line without a member' },

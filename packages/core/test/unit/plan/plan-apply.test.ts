@@ -5,6 +5,7 @@ import { APPLY_HANDLERS, REBUILD_HANDLERS, addOrUpdateSection, deleteSection } f
 import { renderRestore } from '../../../src/session/render.js';
 import type { PlanLine, SaveSnapshot, SavedSet } from '../../../src/types.js';
 import { CIDR, K, KEY_NS, KEY_POD, NAMED_PORT, NESTED, NS, applyAll, lines, manager, report, text } from '../../helpers/manager-fixtures.js';import { temporaryName } from '../../../src/plan/rebuild.js';
+import { savedSet } from '../../../src/parse/saved-members.js';
 
 
 /** A manager whose kernel (after one successful apply) holds NS {.1,.2}, KEY_NS [NS], CIDR {10.1.0.0/16}, KEY_POD {}. */
@@ -414,7 +415,7 @@ describe('manager.commit', () => {
 
 describe('planApplyWithSave', () => {
   function saved(name: string, type: string, members: string[]): SavedSet {
-    return { name, type, options: 'family inet hashsize 1024 maxelem 65536', members };
+    return savedSet(name, type, 'family inet hashsize 1024 maxelem 65536', members);
   }
 
   function snapshot(...sets: SavedSet[]): SaveSnapshot {
@@ -432,7 +433,7 @@ describe('planApplyWithSave', () => {
       m,
       snapshot(
         saved('foreign-set', 'hash:ip', ['1.2.3.4']),
-        { ...saved(K.CIDR, 'hash:net', ['10.1.0.0/16 nomatch', '10.3.0.0/16']), options: 'family inet hashsize 1024 maxelem 4294967295' },
+        savedSet(K.CIDR, 'hash:net', 'family inet hashsize 1024 maxelem 4294967295', ['10.1.0.0/16 nomatch', '10.3.0.0/16']),
         saved(K.NS, 'hash:net', ['10.0.0.0/24', '10.0.0.7']),
       ),
     );
@@ -487,7 +488,7 @@ describe('planApplyWithSave', () => {
   it('recreates a set the kernel holds with another family (the same type), never flushing it', () => {
     const m = manager();
     m.addToSets([NAMED_PORT], '10.0.0.1,tcp:80', 'p');
-    const plan = planApplyWithSave(m, snapshot({ name: K.NAMED_PORT, type: 'hash:ip,port', options: 'family inet6 hashsize 1024 maxelem 65536', members: ['fd00::1,tcp:80'] }));
+    const plan = planApplyWithSave(m, snapshot(savedSet(K.NAMED_PORT, 'hash:ip,port', 'family inet6 hashsize 1024 maxelem 65536', ['fd00::1,tcp:80'])));
     expect(renderRestore(plan)).toBe(lines(`-X ${K.NAMED_PORT}`, `-N ${K.NAMED_PORT} --exist hash:ip,port`, `-A ${K.NAMED_PORT} 10.0.0.1,tcp:80`));
   });
 
@@ -521,7 +522,7 @@ describe('planApplyWithSave: a saved member that is not canonical is never echoe
     m.addToSets([NS], '10.0.0.1', 'a');
     applyAll(m);
     m.addToSets([NS], '10.0.0.2', 'b');
-    const plan = planApplyWithSave(m, { sets: [{ name: K.NS, type: 'hash:net', options: '', members: ['10.0.0.9', member] }], problems: [] });
+    const plan = planApplyWithSave(m, { sets: [savedSet(K.NS, 'hash:net', '', ['10.0.0.9', member])], problems: [] });
     const t = temporaryName('azure-npm-', K.NS);
     expect(renderRestore(plan)).toBe(
       lines(`-N ${K.NS} --exist nethash`, `-X ${t}`, `-N ${t} --exist nethash`, `-A ${t} 10.0.0.1`, `-A ${t} 10.0.0.2`, `-W ${t} ${K.NS}`, `-X ${t}`),
@@ -535,7 +536,7 @@ describe('planApplyWithSave: a saved member that is not canonical is never echoe
     m.addToLists([KEY_NS], [NS]);
     applyAll(m);
     m.addToLists([KEY_NS], [KEY_POD]);
-    const plan = planApplyWithSave(m, { sets: [{ name: K.KEY_NS, type: 'list:set', options: 'size 8', members: [K.NS, 'x -F'] }], problems: [] });
+    const plan = planApplyWithSave(m, { sets: [savedSet(K.KEY_NS, 'list:set', 'size 8', [K.NS, 'x -F'])], problems: [] });
     const out = renderRestore(plan);
     expect(out).not.toContain('x -F');
     expect(out).not.toMatch(/^-F /m);

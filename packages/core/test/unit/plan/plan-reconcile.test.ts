@@ -8,13 +8,14 @@ import { temporaryName } from '../../../src/plan/rebuild.js';
 import { APPLY_HANDLERS } from '../../../src/plan/handlers.js';
 import { runRestoreSession } from '../../../src/session/session.js';
 import { createScriptedPort, lineError, ok } from '../../helpers/scripted-port.js';
+import { savedSet } from '../../../src/parse/saved-members.js';
 
 const OWNER = 'azure-npm-';
 const NET = 'family inet hashsize 1024 maxelem 65536 bucketsize 12 initval 0x1a2b3c4d';
 const CIDR = 'family inet hashsize 1024 maxelem 4294967295 bucketsize 12 initval 0x1a2b3c4d';
 
 function saved(name: string, type: string, members: string[] = [], options?: string): SavedSet {
-  return { name, type, options: options ?? (type === 'list:set' ? 'size 8' : NET), members };
+  return savedSet(name, type, options ?? (type === 'list:set' ? 'size 8' : NET), members);
 }
 function want(name: string, spec: CreateSpec, members: string[] = []): DesiredSet {
   return { name, spec, members };
@@ -29,7 +30,7 @@ function headersOf(sets: SavedSet[], extra: Record<string, number> = {}): SetHea
     type: s.type,
     header: s.options,
     entries: s.members.length,
-    references: sets.filter((l) => l.type === 'list:set' && l.members.includes(s.name)).length + (extra[s.name] ?? 0),
+    references: sets.filter((l) => l.type === 'list:set' && [...l.members].includes(s.name)).length + (extra[s.name] ?? 0),
   }));
 }
 function plan(d: DesiredState, sets: SavedSet[], extra: Record<string, number> = {}): RestorePlan {
@@ -251,7 +252,7 @@ describe('planReconcile: ownership and determinism', () => {
     const d = desired(want(L, 'setlist', [A, C]), want(A, 'nethash', ['10.0.0.1', '10.0.0.2']), want(C, 'nethash maxelem 4294967295'));
     const sets = [saved(A, 'hash:net', ['10.0.0.3']), saved(B, 'hash:net'), saved(M, 'list:set', [B]), saved(L, 'list:set', [A, B])];
     const p1 = plan(d, sets);
-    const p2 = plan(d, sets.map((s) => ({ ...s, members: [...s.members] })));
+    const p2 = plan(d, sets.map((s) => savedSet(s.name, s.type, s.options, [...s.members])));
     expect(p2).toEqual(p1);
     expect(text(p1)).toEqual([
       `-D ${L} ${B}`,

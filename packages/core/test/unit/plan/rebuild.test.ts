@@ -5,11 +5,12 @@ import { renderRestore } from '../../../src/session/render.js';
 import { runRestoreSession } from '../../../src/session/session.js';
 import type { DesiredState, SavedSet, SetHeader } from '../../../src/types.js';
 import { MSG, createScriptedPort, lineError } from '../../helpers/scripted-port.js';
+import { savedSet } from '../../../src/parse/saved-members.js';
 
 const OWNER = 'azure-npm-';
 const A = 'azure-npm-aaaaaaaaaaaaaaaaaaaa';
 const NET = (maxelem: number, hashsize = 1024): string => `family inet hashsize ${hashsize} maxelem ${maxelem} bucketsize 12 initval 0x1`;
-const saved = (name: string, options: string, members: string[] = []): SavedSet => ({ name, type: 'hash:net', options, members });
+const saved = (name: string, options: string, members: string[] = []): SavedSet => savedSet(name, 'hash:net', options, members);
 const header = (name: string, references: number): SetHeader => ({ name, type: 'hash:net', header: '', references, entries: 0 });
 const hosts = (n: number): string[] => Array.from({ length: n }, (_, i) => `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`);
 
@@ -78,7 +79,7 @@ describe('reconcile rebuilds through a temporary set and swap', () => {
   });
 
   it('a type change is not swapped (the kernel refuses): recreated when unreferenced, reported when referenced', () => {
-    const other: SavedSet = { name: A, type: 'hash:ip,port', options: NET(65536), members: [] };
+    const other: SavedSet = savedSet(A, 'hash:ip,port', NET(65536), []);
     const free = planReconcile(desired(['10.0.0.1']), { sets: [other], problems: [] }, [header(A, 0)]);
     expect(renderRestore(free)).toBe(`-X ${A}\n-N ${A} --exist nethash\n-A ${A} 10.0.0.1\n`);
     const held = planReconcile(desired(['10.0.0.1']), { sets: [other], problems: [] }, [header(A, 1)]);

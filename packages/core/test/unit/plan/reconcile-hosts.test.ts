@@ -5,6 +5,7 @@ import { planReconcile } from '../../../src/plan/plan-reconcile.js';
 import { temporaryName } from '../../../src/plan/rebuild.js';
 import { renderRestore } from '../../../src/session/render.js';
 import type { SavedSet } from '../../../src/types.js';
+import { savedSet } from '../../../src/parse/saved-members.js';
 
 const NET = 'family inet hashsize 1024 maxelem 65536 bucketsize 12 initval 0x1a2b3c4d';
 
@@ -24,7 +25,7 @@ describe('hostValue (the numeric fast path of planReconcile)', () => {
 });
 
 describe('planReconcile on host members (address table)', () => {
-  const set = (members: string[]): SavedSet => ({ name: 'azure-npm-a', type: 'hash:net', options: NET, members });
+  const set = (members: string[]): SavedSet => savedSet('azure-npm-a', 'hash:net', NET, members);
   const headers = [{ name: 'azure-npm-a', type: 'hash:net', header: NET, references: 0, entries: 0 }];
   const run = (desired: string[], kernel: string[]): string =>
     renderRestore(planReconcile({ owner: 'azure-npm-', sets: [{ name: 'azure-npm-a', spec: 'nethash', members: desired }] }, { sets: [set(kernel)], problems: [] }, headers));

@@ -12,6 +12,7 @@ import { chooseTemporary } from '../../../src/plan/set-fate.js';
 import { renderRestore } from '../../../src/session/render.js';
 import { parseSave } from '../../../src/parse/save-parser.js';
 import type { ApplyReport, DesiredState, RestorePlan, SavedSet, SetHeader } from '../../../src/types.js';
+import { savedSet } from '../../../src/parse/saved-members.js';
 
 const OWNER = 'azure-npm-';
 const NS = { name: 'web', type: 'namespace' } as const;
@@ -60,7 +61,7 @@ describe('growth in the delta path (planApply), with the policy and ceiling of r
 
 describe('temporaries that cannot block their set (a stuck temporary blocked it forever)', () => {
   const A = 'azure-npm-aaaa';
-  const saved = (name: string, maxelem: number, members: string[] = []): SavedSet => ({ name, type: 'hash:net', options: `family inet hashsize 1024 maxelem ${maxelem}`, members });
+  const saved = (name: string, maxelem: number, members: string[] = []): SavedSet => savedSet(name, 'hash:net', `family inet hashsize 1024 maxelem ${maxelem}`, members);
   const header = (name: string, references: number): SetHeader => ({ name, type: 'hash:net', header: '', references, entries: 0 });
   const desired: DesiredState = { owner: OWNER, sets: [{ name: A, spec: 'nethash', maxelem: 131072, members: ['10.0.0.1'] }] };
 
