@@ -3,6 +3,10 @@
  * of it): the shape once with zod, then every member with core's member check
  * (`SetMembers.check`), so the command and the library accept exactly the
  * same members. A file with any problem yields nothing: callers never apply half a file.
+ *
+ * Why one file: it is the one pass that turns a document into a checked desired file,
+ * collecting every problem with its path (shape, members, list members, owner, naming,
+ * kernel-name collisions); the checks share the path bookkeeping and the problem list.
  */
 import { z } from 'zod';
 import {

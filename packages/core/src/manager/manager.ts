@@ -13,9 +13,9 @@
  * - `getIPSet` returns a frozen snapshot (docs/reference-behaviour.md §g.2.17);
  * - `commit(report)` clears only what reached the kernel (docs/reference-behaviour.md §g.2.1).
  *
- * This file is the manager's public contract and nothing else, which is why it is one
- * file of more than 400 lines: each method checks its arguments and then delegates,
- * and most of its lines are the documentation of what each call does. The parts live
+ * Why one file: it is the manager's public contract and nothing else: each method
+ * checks its arguments and then delegates, and most of its lines are the documentation
+ * of what each call does. The parts live
  * beside it: `resolver.ts` (reading set metadata: names, kernel-name claims),
  * `set-store.ts` (the set records and their dirty delta), `kernel-names.ts` (who holds
  * which kernel name), `arguments.ts` (argument and kind rules), `failures.ts` (the
