@@ -23,6 +23,7 @@
  */
 import { IpsetsError, quote } from '../errors.js';
 import type { IpsetsErrorCode } from '../errors.js';
+import { SPEC_INFO } from './set-types.js';
 import type { CreateSpec } from '../types.js';
 
 /** `maxelem` and `hashsize` of one set; an absent field is the default. */
@@ -44,7 +45,6 @@ export const MIN_HASHSIZE = 64;
 /** The largest `hashsize` accepted here (2^30; 2^31 fails in the kernel). */
 export const MAX_HASHSIZE = 1073741824;
 
-const LIST_SPEC: CreateSpec = 'setlist';
 
 /** The maxelem a create spec implies without capacity options. */
 function specMaxelem(spec: CreateSpec): number {
@@ -108,7 +108,7 @@ export function validateCapacity(
   }
   const out: { maxelem?: number; hashsize?: number } = {};
   if (maxelem === undefined && hashsize === undefined) return out;
-  if (spec === LIST_SPEC) {
+  if (SPEC_INFO[spec].list) {
     throw bad(
       `${where} is a list:set, which has no maxelem or hashsize (ipset refuses them on a list); remove them.`,
       { maxelem, hashsize },
