@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Every root npm script lands here (`npm run demo`, `npm test`, `npm run build`, …), so
+// Every root npm script lands here (`npm run demo`, `npm test`, `npm run ipsets`, `npm run build`, …), so
 // they work on a fresh machine that has only Node and npm, even an end-of-life Node:
 // the pinned Node and pnpm are fetched from the npm registry into .cache/toolchain/
 // on first use (scripts/toolchain.mjs), dependencies are installed when missing, and
@@ -87,6 +87,12 @@ if (command === 'demo') {
   const built = buildQuietly('@ipsets/cli...');
   if (built !== 0) process.exit(built);
   process.exit(run(node, [join(root, 'packages/cli/dist/bin.js'), 'demo', ...process.argv.slice(3)]));
+} else if (command === 'ipsets') {
+  // `npm run ipsets -- ARGS`: the command on the pinned Node, from the folder npm was run in.
+  const built = buildQuietly('@ipsets/cli...');
+  if (built !== 0) process.exit(built);
+  const cwd = process.env.INIT_CWD ?? process.cwd();
+  process.exit(run(node, [join(root, 'packages/cli/dist/bin.js'), ...process.argv.slice(3)], { cwd }));
 } else if (command === 'simulate') {
   const built = buildQuietly('@ipsets/example-simulator...');
   if (built !== 0) process.exit(built);
@@ -108,6 +114,6 @@ if (command === 'demo') {
   // `npm run changeset`: a workspace tool, after the install a fresh clone needs.
   process.exit(pnpmRun(['exec', ...process.argv.slice(3)]));
 } else {
-  console.error(`usage: node scripts/quickstart.mjs demo|test|simulate|playground|turbo TASK…|exec TOOL… (got ${JSON.stringify(command)})`);
+  console.error(`usage: node scripts/quickstart.mjs demo|test|ipsets ARGS…|simulate|playground|turbo TASK…|exec TOOL… (got ${JSON.stringify(command)})`);
   process.exit(2);
 }

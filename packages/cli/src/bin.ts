@@ -1,9 +1,20 @@
 #!/usr/bin/env node
 /**
  * The `ipsets` executable (built to dist/bin.js; the build keeps the shebang and marks it executable).
+ * It checks the Node it runs on first and loads the command only then.
  */
-import { processIo } from './cli-io.js';
-import { runCli } from './program/index.js';
+import { SUPPORTED_NODE, isSupportedNode } from './node-support.js';
+
+if (!isSupportedNode(process.versions.node)) {
+  process.stderr.write(
+    `ipsets: Node v${process.versions.node} is not supported: ipsets needs Node ${SUPPORTED_NODE}` +
+      ' (in a clone of its repository, `npm run ipsets -- ARGS` runs it on the pinned Node)\n',
+  );
+  process.exit(1);
+}
+
+const { processIo } = await import('./cli-io.js');
+const { runCli } = await import('./program/index.js');
 
 // `ipsets plan big.yaml | head` closes the pipe early: that is the reader's choice, not an error.
 for (const stream of [process.stdout, process.stderr]) {
