@@ -1,7 +1,7 @@
 /**
  * The command on a Node it does not support: `node packages/cli/dist/bin.js apply …` on the
- * machine's Node 20 died mid-apply with "internal error: TypeError: Promise.withResolvers is
- * not a function (a bug in ipsets …)". It must instead refuse at once, before it reads a
+ * machine's end of life Node (v20 on the CI machines) died mid-apply with "internal error:
+ * TypeError: Promise.withResolvers is not a function (a bug in ipsets …)". It must instead refuse at once, before it reads a
  * file or opens a kernel, naming the Node it runs on and the versions it needs.
  */
 import { spawnSync } from 'node:child_process';
@@ -32,7 +32,7 @@ describe('the Node versions the command runs on', () => {
     expect(isSupportedNode(version)).toBe(supported);
   });
 
-  // The machine's own Node (Node 20 on the CI machines) when it is one the command does not support.
+  // The machine's own Node (end of life on the CI machines) when it is one the command does not support.
   const old = ['/usr/bin/node', '/usr/local/bin/node'].find((path) => {
     if (!existsSync(path)) return false;
     const version = spawnSync(path, ['-p', 'process.versions.node'], { encoding: 'utf8' }).stdout.trim();
