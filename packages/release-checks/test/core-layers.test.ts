@@ -6,10 +6,10 @@
  * its imports (no cycle, even inside one folder). A failure names the importing file, the
  * imported one and both layers.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT } from './helpers/repo.js';
+import { ROOT, tsFilesUnder } from './helpers/repo.js';
 
 const SRC = join(ROOT, 'packages', 'core', 'src');
 const DOC = join(ROOT, 'docs', 'architecture.md');
@@ -31,15 +31,6 @@ function drawnLayers(): string[][] {
   return layers;
 }
 
-/** Every .ts file under core's src, relative to it. */
-function sourceFiles(dir = SRC): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return sourceFiles(path);
-    return name.endsWith('.ts') ? [relative(SRC, path)] : [];
-  });
-}
-
 /** The unit a file belongs to: its top folder (`plan/`) or, at the top, the file itself. */
 function unitOf(file: string): string {
   const slash = file.indexOf('/');
@@ -59,7 +50,7 @@ function importsOf(file: string): string[] {
 describe('docs/architecture.md draws core’s layers as its imports run', () => {
   const layers = drawnLayers();
   const layerOf = new Map(layers.flatMap((units, i) => units.map((unit) => [unit, i] as const)));
-  const files = sourceFiles();
+  const files = tsFilesUnder(SRC).map((path) => relative(SRC, path));
 
   it('the drawing lists every folder and top-level file of core once', () => {
     const drawn = layers.flat();

@@ -3,31 +3,18 @@
  * first comment holds a paragraph starting "Why one file:". A long file without one is a
  * grab-bag until someone explains otherwise (split it, or write why it belongs together).
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT } from './helpers/repo.js';
+import { ROOT, tsFilesUnder } from './helpers/repo.js';
 
 const LIMIT = 400;
-
-/** Every .ts file under each package's src. */
-function sources(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return name === 'node_modules' ? [] : sources(path);
-    return name.endsWith('.ts') ? [path] : [];
-  });
-}
 
 describe('long source files say why they are one', () => {
   const packages = join(ROOT, 'packages');
   const files = readdirSync(packages).flatMap((pkg) => {
     const src = join(packages, pkg, 'src');
-    try {
-      return statSync(src).isDirectory() ? sources(src) : [];
-    } catch {
-      return [];
-    }
+    return existsSync(src) ? tsFilesUnder(src) : [];
   });
 
   it(`every packages/*/src file over ${LIMIT} lines has "Why one file:" in its first comment`, () => {

@@ -1,6 +1,7 @@
 /** Paths and small helpers shared by the release checks. */
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The repository root (with a trailing slash). */
@@ -30,4 +31,13 @@ export function helpFlags(help: string): Set<string> {
     for (const flag of head[1]!.match(/--[\w-]+/g) ?? []) flags.add(flag);
   }
   return flags;
+}
+
+/** Every `.ts` file below `dir` (node_modules left out), as absolute paths. */
+export function tsFilesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return entry.name === 'node_modules' ? [] : tsFilesUnder(path);
+    return entry.name.endsWith('.ts') ? [path] : [];
+  });
 }
