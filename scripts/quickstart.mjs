@@ -83,16 +83,18 @@ function testAllLines() {
 const command = process.argv[2];
 ensureInstalled();
 
+/** The `ipsets` command with `args` on the pinned Node, built first when needed. */
+function runIpsets(args, options) {
+  const built = buildQuietly('@ipsets/cli...');
+  if (built !== 0) return built;
+  return run(node, [join(root, 'packages/cli/dist/bin.js'), ...args], options);
+}
+
 if (command === 'demo') {
-  const built = buildQuietly('@ipsets/cli...');
-  if (built !== 0) process.exit(built);
-  process.exit(run(node, [join(root, 'packages/cli/dist/bin.js'), 'demo', ...process.argv.slice(3)]));
+  process.exit(runIpsets(['demo', ...process.argv.slice(3)]));
 } else if (command === 'ipsets') {
-  // `npm run ipsets -- ARGS`: the command on the pinned Node, from the folder npm was run in.
-  const built = buildQuietly('@ipsets/cli...');
-  if (built !== 0) process.exit(built);
-  const cwd = process.env.INIT_CWD ?? process.cwd();
-  process.exit(run(node, [join(root, 'packages/cli/dist/bin.js'), ...process.argv.slice(3)], { cwd }));
+  // `npm run ipsets -- ARGS`: from the folder npm was run in.
+  process.exit(runIpsets(process.argv.slice(3), { cwd: process.env.INIT_CWD ?? process.cwd() }));
 } else if (command === 'simulate') {
   const built = buildQuietly('@ipsets/example-simulator...');
   if (built !== 0) process.exit(built);
