@@ -1,19 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../../src/program/index.js';
-import type { CliIo } from '../../../src/cli-io.js';
-
-function io(): CliIo & { out: string; err: string } {
-  const self = {
-    out: '',
-    err: '',
-    stdout: { write: (t: string) => (self.out += t) },
-    stderr: { write: (t: string) => (self.err += t) },
-    env: {},
-    cwd: process.cwd(),
-    now: () => 0,
-  };
-  return self;
-}
+import { captureIo as io } from '../../helpers/capture-io.js';
 
 describe('defaults shown in --help', () => {
   it('are the ones the commands and the libraries use', async () => {
