@@ -21,7 +21,7 @@ import { isOwnedSetName } from '../model/naming.js';
 import { growMaxelem, pushRebuildLines } from './rebuild.js';
 import type { GrowthPolicy } from './rebuild.js';
 import { chooseTemporary, destroyOrder, savedFate, targetCapacity, temporaryCandidates } from './set-fate.js';
-import { APPLY_HANDLERS, REBUILD_HANDLERS, addOrUpdateSection, deleteSection } from './handlers.js';
+import { APPLY_HANDLERS, REBUILD_HANDLERS, addOrUpdateSection, deleteSection, rebuildCleanupSection } from './handlers.js';
 import type { DirtyEntry } from '../manager/dirty-cache.js';
 import { planFromPieces } from './line-runs.js';
 import type { PlanPiece } from './line-runs.js';
@@ -96,19 +96,24 @@ class Builder {
     const gone = destroyOrder(entries.filter((e) => e.state === 'destroy'), (e) => isListName(e.name));
     for (const e of gone) {
       this.pieces.push({ op: 'destroy', set: e.kernelName, section: deleteSection(e.name), onError: APPLY_HANDLERS.destroy });
-      this.orphans(orphans(e.kernelName));
+      this.orphans(e.kernelName, orphans(e.kernelName));
     }
   }
 
-  /** `-X` of temporaries left by crashed rebuilds (reported themselves when something holds them). */
-  orphans(names: readonly string[]): void {
-    for (const name of names) this.pieces.push({ op: 'destroy', set: name, section: deleteSection(name), onError: APPLY_HANDLERS.destroy });
+  /**
+   * `-X` of temporaries of `live` left by earlier rebuilds (crashed, or whose cleanup
+   * failed), each shaped as a cleanup line of `live` (rebuild.ts `cleanupReportsLive`):
+   * the delta paths find a temporary only through its live set, so a removal that fails
+   * reports both and keeps `live` dirty, and the next apply tries again.
+   */
+  orphans(live: string, names: readonly string[]): void {
+    for (const name of names) this.pieces.push({ op: 'destroy', set: name, subject: live, section: rebuildCleanupSection(live), onError: REBUILD_HANDLERS.cleanup });
   }
 
   /** A rebuild of `set` through a temporary set and swap, with all its members. */
   rebuild(set: PlanSetView, section: string, capacity: SetCapacity, k: Knowledge): void {
     const temporary = chooseTemporary(k.owner, set.kernelName, k.writer, k.exists);
-    this.orphans(k.orphans(set.kernelName, temporary));
+    this.orphans(set.kernelName, k.orphans(set.kernelName, temporary));
     // The delta paths see a temporary again only through its live set: a failed cleanup keeps that set dirty.
     pushRebuildLines(this.emit, { name: set.kernelName, spec: set.info.createSpec, capacity, section, cleanupReportsLive: true }, temporary, { forEach: (fn) => set.forEachMember(fn) });
   }

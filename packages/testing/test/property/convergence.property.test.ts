@@ -277,6 +277,32 @@ describe('applyIPSets over the fake kernel for manager call sequences with injec
 });
 
 describe('regressions found by the convergence properties', () => {
+  it('a leftover temporary whose removal fails is removed by a later apply (was: the delta path forgot it once the rebuild of its set succeeded, so an owned list:set nobody wanted stayed in the kernel for good)', async () => {
+    const kernel = new FakeKernel();
+    const manager = new IPSetManager({ mode: 'all', addEmptySetToLists: false });
+    const team = { name: 'team:a', type: 'keyValueLabelOfNamespace' as const };
+    const dns = { name: 'dns', type: 'namedPorts' as const };
+    // The first apply fails on its first line: the list's kernel contents become unknown.
+    manager.addToLists([team], [dns]);
+    manager.addToLists([team], [{ name: 'policy-in-0', type: 'cidrBlocks' }]);
+    expect((await applyIPSets(manager, faultyPort(kernel, { faults: [{ kind: 'fail-line', call: 0, target: 'any', pick: 0, side: 'userspace', variant: 0 }] }))).converged).toBe(false);
+    // The list is rebuilt through a temporary; the temporary's cleanup fails, so it stays.
+    manager.removeFromList(team, [dns]);
+    const cleanupFails = await applyIPSets(manager, faultyPort(kernel, { faults: [{ kind: 'fail-line', call: 0, target: 'destroy', pick: 1, side: 'userspace', variant: 0 }] }));
+    const temporary = cleanupFails.failedSets.find((s) => !manager.desiredState().sets.some((d) => d.name === s));
+    expect(temporary, 'the rebuild left its temporary').toBeDefined();
+    // The next rebuild removes the leftover first; that removal fails, the rebuild itself lands.
+    manager.addToSets([dns], '10.0.0.1,tcp:80', 'default/web-0');
+    const removalFails = await applyIPSets(manager, faultyPort(kernel, { faults: [{ kind: 'fail-line', call: 0, target: 'destroy', pick: 0, side: 'userspace', variant: 0 }] }));
+    expect(removalFails.skipped.map((s) => s.text)).toEqual([`-X ${temporary}`]);
+    expect(removalFails.failedSets).toContain(temporary);
+    // A fault-free apply must try again: nothing else will remove it.
+    const final = await applyIPSets(manager, createFakePort(kernel));
+    expect(final.converged).toBe(true);
+    expect(kernel.listNames().stdout.split('\n')).not.toContain(temporary);
+    assertConverged(kernel, manager.desiredState());
+  });
+
   it('a list that failed an apply re-sends "-D list member" after the member set was destroyed; the del of a member set that no longer exists is ignorable, so the list converges (was: false failure at every later apply, consecutive failures climbing)', async () => {
     const kernel = new FakeKernel();
     const manager = new IPSetManager();
