@@ -143,11 +143,31 @@ const w6Ref = 'W6 bare ipset restore';
 const w7Json = 'W7 load JSON';
 const w7Yaml = 'W7 load YAML';
 
-/** Loads a desired file with the built command's `loadDesiredFile`, in a fresh process (its heap is the load's alone). */
+/**
+ * Loads a desired file with the CLI's `loadDesiredFile` (from its sources, through tsx:
+ * the built library entry does not export it), in a fresh process whose heap is the
+ * load's alone.
+ */
 const LOAD_SCRIPT =
   'const [lib,file]=process.argv.slice(-2);const m=await import(lib);const c=process.cpuUsage();const t=performance.now();' +
   'const f=await m.loadDesiredFile(file);const ms=performance.now()-t;const u=process.cpuUsage(c);' +
   'console.log(JSON.stringify({ms,cpuMs:(u.user+u.system)/1000,sets:f.sets.length}))';
+
+/** One W7 measurement: the load's own time and CPU, the sets it read, the process's peak RSS. */
+export interface LoadRun {
+  ms: number;
+  cpuMs: number;
+  sets: number;
+  peakRssMb: number;
+}
+
+/** Loads `file` as W7 does (see {@link LOAD_SCRIPT}). @throws Error when the load fails. */
+export async function loadInFreshProcess(root: string, file: string): Promise<LoadRun> {
+  const lib = pathToFileURL(join(root, 'packages', 'cli', 'src', 'desired', 'file.ts')).href;
+  const run = await runNode(['--import', 'tsx', '--input-type=module', '-e', LOAD_SCRIPT, lib, file]);
+  if (run.exitCode !== 0) throw new Error(`loading ${file} exited ${String(run.exitCode)}: ${run.stderr.trim().slice(0, 300)}`);
+  return { ...(JSON.parse(run.stdout) as { ms: number; cpuMs: number; sets: number }), peakRssMb: run.peakRssMb };
+}
 
 /** Measures W6–W8 (those `wants` selects) and returns their rows. */
 export async function runCliRows(ctx: CliBenchContext): Promise<CliRows> {
@@ -156,7 +176,6 @@ export async function runCliRows(ctx: CliBenchContext): Promise<CliRows> {
   const members = CLI_SETS * CLI_PER_SET;
   const stale = staleBuild(ctx.root);
   const bin = join(ctx.root, 'packages', 'cli', 'dist', 'bin.js');
-  const lib = pathToFileURL(join(ctx.root, 'packages', 'cli', 'dist', 'index.js')).href;
   const missing = stale === undefined ? undefined : `n/a (${stale})`;
   if (stale !== undefined) ctx.log(`W6–W8 skipped: ${stale}`);
   const dir = mkdtempSync(join(tmpdir(), 'ipsets-bench-cli-'));
@@ -206,11 +225,9 @@ export async function runCliRows(ctx: CliBenchContext): Promise<CliRows> {
     if (stale === undefined && ctx.wants('W7')) {
       for (let rep = 0; rep < ctx.reps; rep++) {
         for (const [label, file] of rep % 2 === 0 ? [[w7Json, jsonFile], [w7Yaml, yamlFile]] : [[w7Yaml, yamlFile], [w7Json, jsonFile]]) {
-          const run = await runNode(['--input-type=module', '-e', LOAD_SCRIPT, lib, file!]);
-          if (run.exitCode !== 0) throw new Error(`loading ${file!} exited ${String(run.exitCode)}: ${run.stderr.trim().slice(0, 300)}`);
-          const result = JSON.parse(run.stdout) as { ms: number; cpuMs: number; sets: number };
-          if (result.sets !== CLI_SETS) throw new Error(`loading ${file!} gave ${result.sets} sets`);
-          ctx.record(label!, result.ms, result.cpuMs);
+          const run = await loadInFreshProcess(ctx.root, file!);
+          if (run.sets !== CLI_SETS) throw new Error(`loading ${file!} gave ${run.sets} sets`);
+          ctx.record(label!, run.ms, run.cpuMs);
           if (label === w7Yaml) yamlPeakRss = Number.isNaN(yamlPeakRss) ? run.peakRssMb : Math.max(yamlPeakRss, run.peakRssMb);
         }
       }
