@@ -25,19 +25,20 @@ export interface SetSummary {
 /** Counts what `report` did to each desired set and to each owned set it removed. */
 export function summarizeSets(report: ApplyReport, desired: DesiredState): SetSummary {
   const ops = new Map<string, Set<string>>();
-  // A plan is runs of one set's adds (a million lines at node scale): the maps are
-  // touched only where the set or the op changes from the line before.
+  // A plan is runs of one set's adds (a million lines at node scale): it is read as the
+  // planner's pieces when it has them (a run of members is one piece, so no line object
+  // is made), and the maps are touched only where the set or the op changes.
   let lastSet: string | undefined;
   let lastOp: string | undefined;
-  for (const line of report.plan.lines) {
-    if (line.set === lastSet && line.op === lastOp) continue;
-    lastSet = line.set;
-    lastOp = line.op;
-    // A rebuild's lines on its temporary count for the live set.
-    const set = lineSubject(line);
+  for (const piece of report.plan.pieces?.of(report.plan) ?? report.plan.lines) {
+    if (piece.set === lastSet && piece.op === lastOp) continue;
+    lastSet = piece.set;
+    lastOp = piece.op;
+    // A rebuild's lines on its temporary count for the live set (a run of members is never a rebuild's).
+    const set = 'members' in piece ? piece.set : lineSubject(piece);
     let seen = ops.get(set);
     if (seen === undefined) ops.set(set, (seen = new Set()));
-    seen.add(line.op);
+    seen.add(piece.op);
   }
   const failed = new Set(report.failedSets);
   const inUse = new Set(report.inUseSets);

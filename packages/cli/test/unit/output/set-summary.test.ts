@@ -54,6 +54,17 @@ describe('summarizeSets', () => {
     });
     expect(formatSetSummary(summary)).toBe(`sets: 1 created, 1 updated, 1 unchanged, 1 destroyed, 1 in use (${held}), 0 failed\n`);
   });
+
+  it('reads a large plan as its runs and makes none of its line objects (was: apply\'s closing summary expanded a million-line plan into a million objects after the restore)', async () => {
+    const members = (base: number) => Array.from({ length: 500 }, (_, i) => `10.${base}.${i >> 8}.${i & 255}`);
+    const desired = desiredStateOf(
+      parseDesiredText(JSON.stringify({ sets: [{ type: 'namespace', name: 'big', members: members(1) }, { type: 'namespace', name: 'other', members: members(2) }] })),
+    );
+    const report = await reconcileIPSets(desired, createFakePort(new FakeKernel()));
+    expect(report.plan.pieces?.lineCount).toBe(1002);
+    expect(summarizeSets(report, desired)).toMatchObject({ created: 2, updated: 0, unchanged: 0, failed: 0 });
+    expect(report.plan.pieces?.linesMade).toBe(false);
+  });
 });
 
 describe('summarizeSets over a plan whose lines of one set are not together', () => {
