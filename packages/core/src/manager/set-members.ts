@@ -5,7 +5,9 @@
  * takes a `SetMembers` as it is and checks a plain list itself.
  */
 import { IpsetsError, isIpsetsError, quote } from '../errors.js';
-import { canonicalMember, entryKey, memberFamily } from '../model/members.js';
+import { canonicalMember, entryKey, hostValue, memberFamily } from '../model/members.js';
+import { HostTable, HostTablePool } from '../model/host-table.js';
+import { NOMATCH_FLAG } from '../model/ipv4-host.js';
 import { prefixedName, setTypeInfo } from '../model/set-types.js';
 import type { AddressFamily, SetMetadata, SetType } from '../types.js';
 
@@ -55,6 +57,9 @@ export class SetMembers {
     const kind = info.kernelType === 'hash:ip,port' ? 'hash:ip,port' : 'hash:net';
     const declared = meta.family;
     const all: string[] = [];
+    // Kernel entries seen, with 1 + the index of their member in `all`: IPv4 hosts (most
+    // members of a real state) by address in a table of numbers, the rest by entry text.
+    const hosts = kind === 'hash:net' ? new HostTable(members.length, new HostTablePool(0)) : undefined;
     const seen = new Map<string, number>();
     let inet6 = 0;
     // One plain loop, nothing made per member but its canonical string and its entry:
@@ -75,8 +80,16 @@ export class SetMembers {
         if (!onProblem(j, error)) break;
         continue;
       }
-      const entry = entryKey(canonical);
-      const earlier = seen.get(entry);
+      const host = hosts === undefined ? -1 : hostValue(canonical);
+      let earlier: number | undefined;
+      if (host < 0) {
+        const entry = entryKey(canonical);
+        earlier = seen.get(entry);
+        if (earlier === undefined) seen.set(entry, all.length);
+      } else {
+        const at = hosts!.insertIfAbsent(host >= NOMATCH_FLAG ? host - NOMATCH_FLAG : host, all.length + 1);
+        earlier = at === 0 ? undefined : at - 1;
+      }
       if (earlier !== undefined) {
         const first = all[earlier]!;
         if (first === canonical) continue;
@@ -85,7 +98,6 @@ export class SetMembers {
         continue;
       }
       if (family === 'inet6') inet6++;
-      seen.set(entry, all.length);
       all.push(canonical);
     }
     if (declared === 'inet6') return new SetMembers(meta.type, declared, all, [], all);

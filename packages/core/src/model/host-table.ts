@@ -1,8 +1,9 @@
 /**
- * The host table of reconcile planning: the host members (`a.b.c.d[ nomatch]`) of a
- * desired hash:net set of family inet, by address, so that a million fresh kernel
- * strings are looked up by the number they spell instead of by string hash and
- * contents. The tables of one plan share one pool of typed arrays.
+ * A table of IPv4 host members by address: reconcile planning holds the host members
+ * (`a.b.c.d[ nomatch]`) of a desired hash:net set of family inet in one, so that a
+ * million fresh kernel strings are looked up by the number they spell instead of by
+ * string hash and contents, and `SetMembers.check` finds second spellings of a host
+ * entry in one. The tables of one plan share one pool of typed arrays.
  */
 
 /**

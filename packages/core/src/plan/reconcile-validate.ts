@@ -11,7 +11,7 @@ import { validateSetName } from '../model/set-names.js';
 import { isOwnedSetName, validateOwnerPrefix } from '../model/naming.js';
 import { CREATE_SPECS, specInfoOf } from '../model/set-types.js';
 import type { SpecInfo } from '../model/set-types.js';
-import { HostTable, HostTablePool } from './host-table.js';
+import { HostTable, HostTablePool } from '../model/host-table.js';
 import { PREFETCH, touchStrings } from './prefetch.js';
 import type { DesiredSet, DesiredState } from '../types.js';
 
