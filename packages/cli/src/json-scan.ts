@@ -50,12 +50,10 @@ export function jsonTooDeepAt(text: string, maxDepth = MAX_JSON_DEPTH): number {
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);
     if (c === QUOTE) {
-      // Skip the string; an unterminated one is JSON.parse's to report.
-      for (i++; i < n; i++) {
-        const d = text.charCodeAt(i);
-        if (d === BACKSLASH) i++;
-        else if (d === QUOTE) break;
-      }
+      // Skip the string (indexOf, not a loop: strings are most of a desired file); an
+      // unterminated one is JSON.parse's to report.
+      i = closingQuote(text, i);
+      if (i < 0) return -1;
     } else if (c === LBRACE || c === LBRACKET) {
       if (++depth > maxDepth) return i;
     } else if (c === RBRACE || c === RBRACKET) {
@@ -65,16 +63,17 @@ export function jsonTooDeepAt(text: string, maxDepth = MAX_JSON_DEPTH): number {
   return -1;
 }
 
-/** Offset of the closing quote of the string whose opening quote is at `start`. */
-function stringEnd(text: string, start: number): number {
+/** Offset of the closing quote of the string whose opening quote is at `start`, or -1 when it has none. */
+function closingQuote(text: string, start: number): number {
   let j = text.indexOf('"', start + 1);
-  for (;;) {
+  while (j >= 0) {
     // A quote preceded by an odd number of backslashes is escaped.
     let k = j - 1;
     while (text.charCodeAt(k) === BACKSLASH) k--;
     if ((j - 1 - k) % 2 === 0) return j;
     j = text.indexOf('"', j + 1);
   }
+  return -1;
 }
 
 function decodeKey(text: string, start: number, end: number): string {
@@ -117,7 +116,7 @@ export function scanJsonStructure(text: string, maxDepth = MAX_JSON_DEPTH, limit
   while (i < n) {
     const c = text.charCodeAt(i);
     if (c === QUOTE) {
-      const end = stringEnd(text, i);
+      const end = closingQuote(text, i);
       if (expectKey && top !== undefined) {
         const key = decodeKey(text, i, end);
         const first = top.keys!.get(key);
@@ -207,7 +206,7 @@ export function locateJsonPaths(text: string, paths: readonly (readonly (string 
       continue;
     }
     if (c === QUOTE) {
-      const end = stringEnd(text, i);
+      const end = closingQuote(text, i);
       if (expectKey && top !== undefined) {
         top.key = top.node === undefined ? '' : decodeKey(text, i, end);
         expectKey = false;

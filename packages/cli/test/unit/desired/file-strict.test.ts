@@ -7,6 +7,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isIpsetsError } from '@ipsets/core';
 import { loadDesiredFile, parseDesiredText } from '../../../src/desired/file.js';
@@ -57,6 +58,33 @@ describe('JSON duplicate keys (JSON.parse keeps the last one: {"sets":[…],"set
     expect(jsonTooDeepAt(`{"sets":["${'['.repeat(100)}\\"${'{'.repeat(100)}"]}`)).toBe(-1);
     expect(jsonTooDeepAt('['.repeat(64))).toBe(-1);
     expect(jsonTooDeepAt('['.repeat(65))).toBe(64);
+  });
+
+  it('the depth scan skips strings as a character-by-character reader would, escaped quotes and unterminated strings included', () => {
+    // The reader the scan replaced (it stepped through every character of every string).
+    const byCharacter = (text: string, max: number): number => {
+      let depth = 0;
+      for (let i = 0; i < text.length; i++) {
+        const c = text[i];
+        if (c === '"') {
+          for (i++; i < text.length; i++) {
+            if (text[i] === '\\') i++;
+            else if (text[i] === '"') break;
+          }
+        } else if (c === '{' || c === '[') {
+          if (++depth > max) return i;
+        } else if (c === '}' || c === ']') {
+          if (depth > 0) depth--;
+        }
+      }
+      return -1;
+    };
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom('"', '\\', '[', ']', '{', '}', 'a', ','), { maxLength: 40 }).map((cs) => cs.join('')), fc.integer({ min: 0, max: 4 }), (text, max) => {
+        expect(jsonTooDeepAt(text, max)).toBe(byCharacter(text, max));
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it('locates values by path in one scan (no second parser)', () => {
