@@ -1,18 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import { BARS, meetsBar } from '../../src/bars.js';
 
-describe('the bars of the suite (issue #15)', () => {
-  it('are the issue bars: W1 ≤ 0.05 and W2 ≤ 0.33 of the real ipset, the worst-case manager ≤ 100 B a member', () => {
-    expect(BARS.w1).toBe(0.05);
-    expect(BARS.w2).toBe(0.33);
+describe('the bars of the suite (issue #26)', () => {
+  it('are the issue bars: W1 ≤ 0.04 and W2 ≤ 0.25 of the real ipset, a manager ≤ 100 B a member (worst case) and ≤ 40 B (cluster)', () => {
+    expect(BARS.w1).toBe(0.04);
+    expect(BARS.w2).toBe(0.25);
     expect(BARS.bytesPerMember).toBe(100);
+    expect(BARS.clusterBytesPerMember).toBe(40);
+  });
+
+  it('are the issue bars for the built command: W6 ≤ 1.15 and ≤ 400 MB, W7 ≤ 1.5, W8 ≤ 300 MB steady and ≤ 450 MB peak', () => {
+    expect([BARS.w6, BARS.w6PeakRssMb, BARS.w7, BARS.w8SteadyRssMb, BARS.w8PeakRssMb]).toEqual([1.15, 400, 1.5, 300, 450]);
   });
 
   it('a bar is met only when the wall-time ratio and the CPU-time ratio both meet it', () => {
-    expect(meetsBar(0.33, 0.33, BARS.w2)).toBe(true);
-    expect(meetsBar(0.32, 0.34, BARS.w2)).toBe(false);
-    expect(meetsBar(0.34, 0.2, BARS.w2)).toBe(false);
-    expect(meetsBar(0.049, 0.051, BARS.w1)).toBe(false);
+    expect(meetsBar(0.25, 0.25, BARS.w2)).toBe(true);
+    expect(meetsBar(0.24, 0.26, BARS.w2)).toBe(false);
+    expect(meetsBar(0.26, 0.2, BARS.w2)).toBe(false);
+    expect(meetsBar(0.039, 0.041, BARS.w1)).toBe(false);
   });
 
   it('without a CPU figure on both sides the wall-time ratio decides', () => {
