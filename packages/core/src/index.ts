@@ -84,6 +84,7 @@ export type { DirtyEntry, DirtyState, MemberSource } from './manager/dirty-cache
 export { planApply, planApplyWithSave } from './plan/plan-apply.js';
 export type { PlanApplyOptions, PlanSource } from './plan/plan-apply.js';
 export { planReconcile } from './plan/plan-reconcile.js';
+export { PreparedDesiredState } from './plan/reconcile-validate.js';
 export type { PlanReconcileOptions } from './plan/plan-reconcile.js';
 export { DEFAULT_GROWTH_CEILING, lineSubject } from './plan/rebuild.js';
 export type { GrowthPolicy } from './plan/rebuild.js';

@@ -13,13 +13,14 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { Registry } from 'prom-client';
-import { IpsetsError, isIpsetsError, reconcileIPSets } from '@ipsets/core';
+import { IpsetsError, PreparedDesiredState, isIpsetsError, reconcileIPSets } from '@ipsets/core';
 import type { ApplyReport, DesiredState, IpsetPort } from '@ipsets/core';
 import { createIpsetAgent, readIpsetVersion } from '@ipsets/exec-linux';
 import { EXIT } from '../cli-io.js';
 import { cliVersion } from '../package-version.js';
 import type { CliIo } from '../cli-io.js';
 import { desiredStateOf, parseDesiredText } from '../desired/file.js';
+import type { DesiredFile } from '../desired/file.js';
 import {
   DEFAULT_GRACE_MS,
   DEFAULT_LOCK_WAIT_MS,
@@ -179,13 +180,16 @@ export async function agentCommand(file: string, options: AgentCommandOptions, i
       },
       ...(options.watch === false ? { watch: false } : {}),
     };
+    // Every tick reconciles the state loaded last: it is checked once, when it is loaded
+    // (a state core refuses is a bad file, and the last good state stays).
+    const stateOf = (file: DesiredFile): DesiredState => new PreparedDesiredState(desiredStateOf(file));
     const source = folder
       ? await DesiredSource.openFolder(sourceOptions, {
           parts: ownerOption,
-          toState: desiredStateOf,
+          toState: stateOf,
           onPartRead: (part) => log.info({ part }, 'desired part changed; re-read it'),
         })
-      : await DesiredSource.open({ ...sourceOptions, load: (text) => desiredStateOf(parseDesiredText(text, { source: path, ...ownerOption })) });
+      : await DesiredSource.open({ ...sourceOptions, load: (text) => stateOf(parseDesiredText(text, { source: path, ...ownerOption })) });
     await openKernel(options, io.cwd);
 
     const holder = { desiredState: (): DesiredState => source.desired };

@@ -52,8 +52,9 @@ import { quote } from '../errors.js';
 import { planFromPieces } from './line-runs.js';
 import { capacityTargets, decideFates, readKernel } from './reconcile-fates.js';
 import { reconcileLines } from './reconcile-lines.js';
-import { validateDesired } from './reconcile-validate.js';
+import { wantedOf } from './reconcile-validate.js';
 import type { GrowthPolicy } from './rebuild.js';
+import type { PreparedDesiredState } from './reconcile-validate.js';
 import type { DesiredState, PlanNote, RestorePlan, SaveSnapshot, SetHeader } from '../types.js';
 
 /** Options of {@link planReconcile}. */
@@ -80,7 +81,8 @@ export interface PlanReconcileOptions {
 /**
  * Plans the restore lines that make the owned part of the kernel (`snapshot`, with
  * references from `headers`) equal to `desired` (see the module documentation).
- * Decisions that are not lines are in `plan.notes`.
+ * Decisions that are not lines are in `plan.notes`. A {@link PreparedDesiredState}
+ * is not checked again.
  *
  * @throws IpsetsError `INVALID_ARGUMENT` for an owner prefix `validateOwnerPrefix` refuses; `INVALID_INPUT` for a
  *   desired set that is not owned, listed twice, has an unknown spec or contradictory
@@ -93,7 +95,7 @@ export function planReconcile(
   options: PlanReconcileOptions = {},
 ): RestorePlan {
   const recreate = options.recreateTypeConflicts ?? true;
-  const wanted = validateDesired(desired);
+  const wanted = wantedOf(desired);
   const owner = desired.owner;
   const kernel = readKernel(snapshot, headers, owner);
 

@@ -1,7 +1,8 @@
 /**
  * Validation of the desired state of reconcile planning: every desired set owned,
  * listed once, of a known spec and capacity, with its members canonical and keyed by
- * kernel entry (host members of a hash:net inet set in a {@link HostTable}).
+ * kernel entry (host members of a hash:net inet set in a {@link HostTable}); and the
+ * {@link PreparedDesiredState} that keeps that work for every later plan.
  */
 import { validateCapacity } from '../model/capacity.js';
 import type { SetCapacity } from '../model/capacity.js';
@@ -13,7 +14,7 @@ import { CREATE_SPECS, specInfoOf } from '../model/set-types.js';
 import type { SpecInfo } from '../model/set-types.js';
 import { HostTable, HostTablePool } from '../model/host-table.js';
 import { PREFETCH, touchStrings } from './prefetch.js';
-import type { DesiredSet, DesiredState } from '../types.js';
+import type { CreateSpec, DesiredSet, DesiredState } from '../types.js';
 
 /** A desired set, validated, with canonical members keyed by kernel entry. */
 export interface Wanted {
@@ -128,4 +129,61 @@ export function validateDesired(desired: DesiredState): Map<string, Wanted> {
     wanted.set(name, { set, spec, list, members: canonical, entries, hosts, capacity });
   }
   return wanted;
+}
+
+/**
+ * A desired state checked once, for a caller that reconciles the same state again and
+ * again (an agent holding a desired file between its changes): `planReconcile` and
+ * `reconcileIPSets` take it as they take any {@link DesiredState}, without checking it
+ * again.
+ *
+ * It holds its own frozen copy of every set (members canonical, one per kernel entry):
+ * changing the state it was made from afterwards changes nothing here.
+ */
+export class PreparedDesiredState implements DesiredState {
+  readonly owner: string;
+  readonly sets: readonly DesiredSet[];
+
+  /**
+   * Checks `desired` as `planReconcile` would, and keeps what the check found.
+   *
+   * @throws IpsetsError as documented on `planReconcile`, at once.
+   */
+  constructor(desired: DesiredState) {
+    const checked = validateDesired(desired);
+    const sets: DesiredSet[] = [];
+    const own = new Map<string, Wanted>();
+    for (const [name, w] of checked) {
+      // The caller's own array when every member was canonical and new: copied, as the
+      // caller may change it later.
+      const members = Object.freeze(w.members === w.set.members ? w.members.slice() : w.members);
+      const set = Object.freeze(setCopy(w.set, members));
+      sets.push(set);
+      own.set(name, { ...w, set, members });
+    }
+    this.owner = desired.owner;
+    this.sets = Object.freeze(sets);
+    CHECKED.set(this, own);
+  }
+}
+
+/** What each prepared state's check found (kept out of its public shape). */
+const CHECKED = new WeakMap<PreparedDesiredState, ReadonlyMap<string, Wanted>>();
+
+/** A desired set's own fields, with `members`. */
+function setCopy(set: DesiredSet, members: readonly string[]): DesiredSet {
+  const copy: { name: string; label?: string; spec: CreateSpec; members: readonly string[]; maxelem?: number; hashsize?: number } = {
+    name: set.name,
+    spec: set.spec,
+    members,
+  };
+  if (set.label !== undefined) copy.label = set.label;
+  if (set.maxelem !== undefined) copy.maxelem = set.maxelem;
+  if (set.hashsize !== undefined) copy.hashsize = set.hashsize;
+  return copy;
+}
+
+/** The checked sets of `desired`: a prepared state's own, anything else checked now (see {@link validateDesired}). */
+export function wantedOf(desired: DesiredState): ReadonlyMap<string, Wanted> {
+  return (desired instanceof PreparedDesiredState ? CHECKED.get(desired) : undefined) ?? validateDesired(desired);
 }

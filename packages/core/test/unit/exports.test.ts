@@ -37,6 +37,7 @@ describe('@ipsets/core public exports', () => {
         "OWNER_SEPARATORS",
         "PROBLEM_TEXT_LIMIT",
         "PlanBasis",
+        "PreparedDesiredState",
         "QUOTE_LIMIT",
         "RESET_DESTROY_HANDLERS",
         "SET_TYPES",

@@ -13,6 +13,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { entryKey } from '../../../src/model/members.js';
 import { planReconcile } from '../../../src/plan/plan-reconcile.js';
+import { PreparedDesiredState } from '../../../src/plan/reconcile-validate.js';
 import { runRestoreSession } from '../../../src/session/session.js';
 import type { CommandResult, CreateSpec, DesiredSet, DesiredState, IpsetPort, SavedSet, SetHeader } from '../../../src/types.js';
 import { MSG, lineError, ok } from '../../helpers/scripted-port.js';
@@ -323,6 +324,22 @@ describe('planReconcile properties (model kernel)', () => {
         // A reported conflict is a failed set in the report.
         for (const c of conflicted) expect(report.failedSets).toContain(c);
         for (const kk of kept) expect(report.inUseSets).toContain(kk);
+      }),
+      params,
+    );
+  });
+
+  it('a prepared desired state plans what the plain state plans, before and after the kernel changes', async () => {
+    await fc.assert(
+      fc.asyncProperty(worldArb, async ({ kernel, desired }) => {
+        const prepared = new PreparedDesiredState(desired);
+        for (let round = 0; round < 2; round++) {
+          const plain = planReconcile(desired, { sets: save(kernel), problems: [] }, headers(kernel));
+          const reused = planReconcile(prepared, { sets: save(kernel), problems: [] }, headers(kernel));
+          expect(reused.lines).toEqual(plain.lines);
+          expect(reused.notes).toEqual(plain.notes);
+          await runRestoreSession(plain, modelPort(kernel), { maxAttempts: plain.lines.length + 1 });
+        }
       }),
       params,
     );
