@@ -14,6 +14,11 @@ export const BARS = Object.freeze({
   w4: 1.15,
   /** W5: the fake kernel against the real restore. */
   w5: 1,
+  /**
+   * K1: the kernel restoring the project's restore text against restoring the `ipset save`
+   * text of the same sets, created with the same hashsize (within 5%).
+   */
+  k1: 1.05,
   /** Manager memory, heap after GC, per member (the worst case: every member its own pod). */
   bytesPerMember: 100,
 });

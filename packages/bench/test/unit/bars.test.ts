@@ -8,6 +8,12 @@ describe('the bars of the suite (issue #15)', () => {
     expect(BARS.bytesPerMember).toBe(100);
   });
 
+  it('K1: our restore text within 5% of the save text at equal hashsize', () => {
+    expect(BARS.k1).toBe(1.05);
+    expect(meetsBar(1.006, 1.01, BARS.k1)).toBe(true);
+    expect(meetsBar(1.04, 1.06, BARS.k1)).toBe(false);
+  });
+
   it('a bar is met only when the wall-time ratio and the CPU-time ratio both meet it', () => {
     expect(meetsBar(0.33, 0.33, BARS.w2)).toBe(true);
     expect(meetsBar(0.32, 0.34, BARS.w2)).toBe(false);
