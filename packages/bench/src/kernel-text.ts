@@ -177,6 +177,8 @@ export async function runKernelText(ctx: KernelTextContext, state: KernelTextSta
     }
     const equal = withHashsizes(saveText, hashsizes);
     changed = countDiffering(saveText, equal);
+    // The dry runs print only the table: the log line keeps every sample.
+    const seen = new Map<string, string[]>();
     await restoreSideBySide(
       [
         { label: OURS, text: state.text },
@@ -184,11 +186,15 @@ export async function runKernelText(ctx: KernelTextContext, state: KernelTextSta
       ],
       ctx.reps,
       members,
-      ctx.record,
+      (label, ms, cpuMs) => {
+        ctx.record(label, ms, cpuMs);
+        seen.set(label, [...(seen.get(label) ?? []), `${ms.toFixed(0)}/${(cpuMs ?? Number.NaN).toFixed(0)}`]);
+      },
     );
     ctx.log(
       `K1 (${formatCount(members)} members, ${sizeNote}, ${changed} save create lines rewritten): ` +
-        `ours ${formatMs(ctx.med(OURS))}, save text ${formatMs(ctx.med(SAVE))}`,
+        `ours ${formatMs(ctx.med(OURS))}, save text ${formatMs(ctx.med(SAVE))} ` +
+        `(wall/CPU ms, in run order: ours ${seen.get(OURS)!.join(' ')}; save ${seen.get(SAVE)!.join(' ')})`,
     );
   } else {
     ctx.log(`K1 skipped: ${ctx.real.reason ?? 'no kernel'}`);
