@@ -25,6 +25,11 @@ export const BARS = Object.freeze({
   w8SteadyRssMb: 300,
   /** W8: the agent's peak RSS (VmHWM) over its first apply and the ticks after it at `--interval 1s`, MB. */
   w8PeakRssMb: 450,
+  /**
+   * K1: the kernel restoring the project's restore text against restoring the `ipset save`
+   * text of the same sets, created with the same hashsize (within 5%).
+   */
+  k1: 1.05,
   /** Manager memory, heap after GC, per member, in the worst case (every member its own pod). */
   bytesPerMember: 100,
   /** Manager memory, heap after GC, per member, cluster-shaped (each pod in ~10 sets). */

@@ -13,7 +13,7 @@
  *
  * Why one file: it is the script of one benchmark run (options, then each workload measured
  * side by side with the real `ipset`, then the report); the workloads' bodies are in
- * workloads.ts, the report in report.ts, the kernel in kernel.ts.
+ * workloads.ts, the report in report.ts, the kernel in kernel.ts, K1 in kernel-text.ts.
  */
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -37,6 +37,7 @@ import { renderChart } from './chart.js';
 import { runCliRows } from './cli-rows.js';
 import type { ChartSeries } from './chart.js';
 import { createNamespace, expectOk, probeRealKernel } from './kernel.js';
+import { runKernelText } from './kernel-text.js';
 import type { BenchNamespace } from './kernel.js';
 import { loadNow, machineInfo } from './machine.js';
 import { LINE_WORKLOADS, renderNodeLines, runNodeLines } from './node-lines.js';
@@ -275,6 +276,19 @@ for (const ns of w2Namespaces.values()) ns.dispose();
 w1Texts.clear();
 
 // ---------------------------------------------------------------------------
+// K1: the kernel's cost of our restore text against the save text of the same sets
+// (before W3, which commits the managers: their plan would then be empty)
+
+let k1: Awaited<ReturnType<typeof runKernelText>> | undefined;
+if (wants('K1')) {
+  const text = topText || renderRestore(planApply(managers.get(TOP)!));
+  k1 = await runKernelText(
+    { reps: REPS, real, record, med, log },
+    { text, sets: TOP / PER_SET, perSet: PER_SET, judged: TOP === FULL, limit: BARS.k1 },
+  );
+}
+
+// ---------------------------------------------------------------------------
 // W3 churn: one pod added, then removed, on an already-committed manager
 
 const w3Label = (n: number): string => `W3 planApply+render after one pod change ${shortCount(n)}`;
@@ -501,6 +515,7 @@ if (wants('W5')) {
     }),
   );
 }
+if (k1 !== undefined) rows.push(compare(k1.comparison));
 // W6–W8: the built command on a 1,000,000-member desired file (cli-rows.ts).
 const cli =
   wants('W6') || wants('W7') || wants('W8')
@@ -560,6 +575,7 @@ const method = [
   'W5: `new FakeKernel().restore(text, { exist: true })` on the W1 text, interleaved with W1\'s real restores (the same real samples are the reference of W1 and W5).',
   'Memory: heap after two forced collections with the manager alive and the pod list dropped, minus the heap before the pods were made: everything the manager keeps, strings included.',
   ...cli.method,
+  ...(k1 === undefined ? [] : [k1.method]),
 ];
 
 if (LINES_CHILD !== undefined) {

@@ -13,6 +13,12 @@ describe('the bars of the suite (issue #26)', () => {
     expect([BARS.w6, BARS.w6PeakRssMb, BARS.w7, BARS.w8SteadyRssMb, BARS.w8PeakRssMb]).toEqual([1.15, 400, 1.5, 300, 450]);
   });
 
+  it('K1: our restore text within 5% of the save text at equal hashsize', () => {
+    expect(BARS.k1).toBe(1.05);
+    expect(meetsBar(1.006, 1.01, BARS.k1)).toBe(true);
+    expect(meetsBar(1.04, 1.06, BARS.k1)).toBe(false);
+  });
+
   it('a bar is met only when the wall-time ratio and the CPU-time ratio both meet it', () => {
     expect(meetsBar(0.25, 0.25, BARS.w2)).toBe(true);
     expect(meetsBar(0.24, 0.26, BARS.w2)).toBe(false);
