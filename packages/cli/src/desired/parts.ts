@@ -29,6 +29,8 @@ import { join } from 'node:path';
 import { createGunzip } from 'node:zlib';
 import { IpsetsError, isIpsetsError, kernelName, prefixedName, quote } from '@ipsets/core';
 import { MAX_INPUT_BYTES, decodeUtf8, readInputFile } from '../bounded-read.js';
+import { fileStamp, sameStamp, settledStamp } from '../file-stamp.js';
+import type { FileStamp } from '../file-stamp.js';
 import { parseDesiredTextWithRefs } from './file.js';
 import type { DesiredFile, DesiredFileSet, ExternalSetRef, ValidateDesiredOptions } from './file.js';
 import { formatBytes } from '../format.js';
@@ -48,6 +50,8 @@ export interface DesiredPartsOptions extends ValidateDesiredOptions {
   readonly limit?: number;
   /** Largest decompressed text of a `.gz` part (default {@link MAX_DECOMPRESSED_PART_BYTES}). */
   readonly decompressedLimit?: number;
+  /** The wall clock the parts' file times are compared with (default `Date.now`; tests move it). */
+  readonly now?: () => number;
 }
 
 /** One part found in the folder. */
@@ -146,8 +150,18 @@ async function gunzipBounded(bytes: Buffer, file: string, limit: number): Promis
   return done;
 }
 
-/** A part's bytes as stored (compressed for `.gz`), or why they cannot be read. */
-type ReadPart = { readonly entry: PartEntry } & ({ readonly bytes: Buffer; readonly digest: string } | { readonly error: unknown });
+/**
+ * A part's bytes as stored (compressed for `.gz`) and their digest, or why they cannot be
+ * read. `bytes` is undefined for a part not read again because its stamp vouches for a
+ * digest the caller already holds (file-stamp.ts); `vouched` is the stamp a read vouches for.
+ */
+type ReadPart = { readonly entry: PartEntry } & (
+  | { readonly bytes: Buffer | undefined; readonly digest: string; readonly vouched: FileStamp | undefined }
+  | { readonly error: unknown }
+);
+
+/** The digest a part's stamp vouches for, if its bytes need not be read again. */
+type Reuse = (entry: PartEntry, stamp: FileStamp | undefined) => string | undefined;
 
 /**
  * Lists the folder and reads every part through the bounded reader. In a kubelet
@@ -156,14 +170,21 @@ type ReadPart = { readonly entry: PartEntry } & ({ readonly bytes: Buffer; reado
  *
  * @throws Error from `readdir` when the folder cannot be listed.
  */
-async function readFolder(dir: string, options: DesiredPartsOptions): Promise<ReadPart[]> {
+async function readFolder(dir: string, options: DesiredPartsOptions, reuse?: Reuse): Promise<ReadPart[]> {
   for (let attempt = 1; ; attempt++) {
     const { entries, snapshot } = await listParts(dir);
     const read: ReadPart[] = [];
     for (const entry of entries) {
       try {
-        const bytes = await readInputFile(entry.readPath, { what: 'desired-state part', ...(options.limit === undefined ? {} : { limit: options.limit }) });
-        read.push({ entry, bytes, digest: digestOf(bytes) });
+        const started = (options.now ?? Date.now)();
+        const stamp = await fileStamp(entry.readPath);
+        const digest = reuse?.(entry, stamp);
+        if (digest !== undefined) {
+          read.push({ entry, bytes: undefined, digest, vouched: stamp });
+          continue;
+        }
+        const bytes = await readPartBytes(entry, options);
+        read.push({ entry, bytes, digest: digestOf(bytes), vouched: settledStamp(stamp, started) });
       } catch (error) {
         read.push({ entry, error });
       }
@@ -172,6 +193,16 @@ async function readFolder(dir: string, options: DesiredPartsOptions): Promise<Re
     const now = await realpath(join(dir, '..data')).catch(() => undefined);
     if (now === snapshot) return read;
   }
+}
+
+function readPartBytes(entry: PartEntry, options: DesiredPartsOptions): Promise<Buffer> {
+  return readInputFile(entry.readPath, { what: 'desired-state part', ...(options.limit === undefined ? {} : { limit: options.limit }) });
+}
+
+/** The bytes of a part that was read (a part not read again is never parsed: its digest is one at hand). */
+function bytesOf(part: { readonly entry: PartEntry; readonly bytes: Buffer | undefined }): Buffer {
+  if (part.bytes === undefined) throw new Error(`internal: ${quote(part.entry.file)} was not read again, but its content is needed`);
+  return part.bytes;
 }
 
 /** Decompresses (`.gz`), decodes and validates one part's bytes. */
@@ -288,7 +319,7 @@ async function parseAll(read: readonly ReadPart[], options: DesiredPartsOptions)
   for (const part of read) {
     try {
       if ('error' in part) throw part.error;
-      good.push({ ...(await parsePart(part.entry, part.bytes, options)), digest: part.digest });
+      good.push({ ...(await parsePart(part.entry, bytesOf(part), options)), digest: part.digest });
     } catch (error) {
       problems.push({ file: part.entry.file, message: messageOfError(error) });
     }
@@ -317,7 +348,7 @@ export async function loadDesiredPartFiles(files: readonly string[], options: De
   for (const file of files) {
     try {
       const bytes = await readInputFile(file, { what: 'desired-state file', ...(options.limit === undefined ? {} : { limit: options.limit }) });
-      read.push({ entry: { file, readPath: file }, bytes, digest: '' });
+      read.push({ entry: { file, readPath: file }, bytes, digest: '', vouched: undefined });
     } catch (error) {
       read.push({ entry: { file, readPath: file }, error });
     }
@@ -347,6 +378,8 @@ export class DesiredParts {
   private inForce: Map<string, GoodPart>;
   /** The last bytes seen of each part that is not in force as it is on disk. */
   private seen = new Map<string, SeenPart>();
+  /** Per part, the stamp its last read vouches for and that read's digest: a part with that stamp is not read again. */
+  private vouched = new Map<string, { readonly stamp: FileStamp; readonly digest: string }>();
   private combined: DesiredFile;
 
   private constructor(
@@ -376,7 +409,9 @@ export class DesiredParts {
     if (problems.length > 0) throw partsError(dir, problems);
     const combined = combineParts(good);
     if (!combined.ok) throw partsError(dir, combined.problems);
-    return new DesiredParts(dir, options, good, combined.file);
+    const parts = new DesiredParts(dir, options, good, combined.file);
+    for (const got of read) if (!('error' in got) && got.vouched !== undefined) parts.vouched.set(got.entry.file, { stamp: got.vouched, digest: got.digest });
+    return parts;
   }
 
   /** The desired file in force: every part's last good content, combined. */
@@ -396,7 +431,12 @@ export class DesiredParts {
   async check(): Promise<PartsCheck> {
     let read;
     try {
-      read = await readFolder(this.dir, this.options);
+      read = await readFolder(this.dir, this.options, (entry, stamp) => {
+        const last = this.vouched.get(entry.file);
+        if (last === undefined || !sameStamp(stamp, last.stamp)) return undefined;
+        // Only a digest whose part is at hand: its bytes are never needed.
+        return this.inForce.get(entry.file)?.digest === last.digest || this.seen.get(entry.file)?.digest === last.digest ? last.digest : undefined;
+      });
     } catch (error) {
       return { changed: false, reread: [], problems: [], missing: cannotList(this.dir, error) };
     }
@@ -411,19 +451,22 @@ export class DesiredParts {
       const { entry } = got;
       present.add(entry.file);
       if ('error' in got) {
+        this.vouched.delete(entry.file);
         // Unreadable (not a regular file, too large, gone): the content in force stays.
         const message = messageOfError(got.error);
         seen.set(entry.file, { digest: `unreadable\0${message}`, problem: message });
         problems.push({ file: entry.file, message });
         continue;
       }
-      const { bytes, digest } = got;
+      const { digest } = got;
+      if (got.vouched === undefined) this.vouched.delete(entry.file);
+      else this.vouched.set(entry.file, { stamp: got.vouched, digest });
       if (this.inForce.get(entry.file)?.digest === digest) continue;
       let known = this.seen.get(entry.file);
       if (known?.digest !== digest) {
         reread.push(entry.file);
         try {
-          known = { digest, part: { ...(await parsePart(entry, bytes, this.options)), digest } };
+          known = { digest, part: { ...(await parsePart(entry, bytesOf(got), this.options)), digest } };
         } catch (error) {
           known = { digest, problem: messageOfError(error) };
         }
@@ -433,6 +476,7 @@ export class DesiredParts {
       else problems.push({ file: entry.file, message: known.problem! });
     }
     for (const file of this.inForce.keys()) if (!present.has(file)) changes.set(file, undefined);
+    for (const file of [...this.vouched.keys()]) if (!present.has(file)) this.vouched.delete(file);
 
     // Take the changes in one at a time while the whole stays consistent; a change that
     // needs another (a set moved from one part to another) gets in on a later pass.
