@@ -131,6 +131,9 @@ export function validateDesired(desired: DesiredState): Map<string, Wanted> {
   return wanted;
 }
 
+/** A prepared state's checked sets, for {@link wantedOf} (set by the class's static block). */
+let checkedOf: (prepared: PreparedDesiredState) => ReadonlyMap<string, Wanted>;
+
 /**
  * A desired state checked once, for a caller that reconciles the same state again and
  * again (an agent holding a desired file between its changes): `planReconcile` and
@@ -143,6 +146,12 @@ export function validateDesired(desired: DesiredState): Map<string, Wanted> {
 export class PreparedDesiredState implements DesiredState {
   readonly owner: string;
   readonly sets: readonly DesiredSet[];
+  /** What the check found: the sets by name, members keyed by kernel entry (see {@link Wanted}). */
+  readonly #checked: ReadonlyMap<string, Wanted>;
+
+  static {
+    checkedOf = (prepared) => prepared.#checked;
+  }
 
   /**
    * Checks `desired` as `planReconcile` would, and keeps what the check found.
@@ -163,12 +172,9 @@ export class PreparedDesiredState implements DesiredState {
     }
     this.owner = desired.owner;
     this.sets = Object.freeze(sets);
-    CHECKED.set(this, own);
+    this.#checked = own;
   }
 }
-
-/** What each prepared state's check found (kept out of its public shape). */
-const CHECKED = new WeakMap<PreparedDesiredState, ReadonlyMap<string, Wanted>>();
 
 /** A desired set's own fields, with `members`. */
 function setCopy(set: DesiredSet, members: readonly string[]): DesiredSet {
@@ -185,5 +191,5 @@ function setCopy(set: DesiredSet, members: readonly string[]): DesiredSet {
 
 /** The checked sets of `desired`: a prepared state's own, anything else checked now (see {@link validateDesired}). */
 export function wantedOf(desired: DesiredState): ReadonlyMap<string, Wanted> {
-  return (desired instanceof PreparedDesiredState ? CHECKED.get(desired) : undefined) ?? validateDesired(desired);
+  return desired instanceof PreparedDesiredState ? checkedOf(desired) : validateDesired(desired);
 }
