@@ -15,8 +15,8 @@
  * side by side with the real `ipset`, then the report); the workloads' bodies are in
  * workloads.ts, the report in report.ts, the kernel in kernel.ts, K1 in kernel-text.ts.
  */
-import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
@@ -24,6 +24,7 @@ import {
   parseListHeaders,
   parseSave,
   planApply,
+  PreparedDesiredState,
   planReconcile,
   reconcileIPSets,
   renderRestore,
@@ -54,6 +55,7 @@ import {
   median,
   shortCount,
   timeAsync,
+  timeAsyncWithChildren,
   timeSync,
 } from './stats.js';
 import { PER_SET, buildDriftedManager, buildManager, instantPort, makePods, perturb, setMeta } from './workloads.js';
@@ -203,11 +205,15 @@ if (wants('W1') || wants('W5') || wants('W2') || wants('W4')) {
 
 // ---------------------------------------------------------------------------
 // W2 resync: parse a save and reconcile against a desired state 1% away, every size;
-// and the agent's whole resync call (desiredState + reconcileIPSets) on the same save
+// the agent's whole resync call (desiredState + reconcileIPSets) on the same save; and
+// the agent's whole tick (its prepared state reconciled through the real Linux port)
 
 const w2SaveLabel = (n: number): string => `W2 real ipset save ${shortCount(n)}`;
 const w2ParseLabel = (n: number): string => `W2 parseSave+planReconcile ${shortCount(n)}`;
 const w2CallLabel = (n: number): string => `W2 agent resync call ${shortCount(n)}`;
+const w2TickLabel = (n: number): string => `W2 agent tick ${shortCount(n)}`;
+/** Per size, the CPU samples of the tick's children (`ipset save` and `list -t`), for the log. */
+const w2TickChildCpu = new Map<string, number[]>();
 let w2Members = 0;
 let w2Source = '';
 const resultOf = (stdout: string): CommandResult => ({ exitCode: 0, stdout, stderr: '' }) as CommandResult;
@@ -237,6 +243,19 @@ if (wants('W2')) {
       save: () => Promise.resolve(resultOf(saveText)),
       listHeaders: () => Promise.resolve(resultOf(headersText)),
     };
+    // The agent's tick: the state it checked once when it loaded its file, reconciled
+    // through the real port (`ipset save` and `list -t` in the namespace); the restore is
+    // accepted at once, so the kernel stays 1% away and every tick plans the same lines.
+    // The port's restore never runs (it is replaced), so nothing is staged; a folder of
+    // our own all the same, never the system's /run/ipsets.
+    const restoreDir = ns === undefined ? undefined : mkdtempSync(join(tmpdir(), 'ipsets-bench-tick-'));
+    const tick =
+      ns === undefined
+        ? undefined
+        : {
+            prepared: new PreparedDesiredState(agent.desiredState()),
+            port: { ...createLinuxPort({ netns: ns.name, restoreDir: restoreDir! }), restore: instantPort.restore } satisfies IpsetPort,
+          };
     for (let rep = 0; rep < REPS; rep++) {
       await interleaved(rep, [
         async () => {
@@ -262,13 +281,23 @@ if (wants('W2')) {
           if (!value.converged || value.linesTotal !== changed) throw new Error(`W2 resync call planned ${value.linesTotal} lines for ${changed} changes`);
           record(w2CallLabel(size), ms, cpuMs);
         },
+        async () => {
+          if (tick === undefined) return;
+          // CPU: this process and the `ip netns exec … ipset` children the port ran.
+          const { ms, cpuMs, childCpuMs, value } = await timeAsyncWithChildren(() => reconcileIPSets(tick.prepared, tick.port));
+          if (!value.converged || value.linesTotal !== changed) throw new Error(`W2 agent tick planned ${value.linesTotal} lines for ${changed} changes`);
+          record(w2TickLabel(size), ms, cpuMs);
+          push(w2TickChildCpu, String(size), childCpuMs);
+        },
       ]);
     }
     ns?.dispose();
     w2Namespaces.delete(size);
+    if (restoreDir !== undefined) rmSync(restoreDir, { recursive: true, force: true });
     log(
       `W2 ${shortCount(size)}, ${formatCount(changed)} changed: parse+reconcile ${formatMs(med(w2ParseLabel(size)))}, ` +
-        `agent resync call ${formatMs(med(w2CallLabel(size)))}, ipset save ${formatMs(med(w2SaveLabel(size)))}`,
+        `agent resync call ${formatMs(med(w2CallLabel(size)))}, ipset save ${formatMs(med(w2SaveLabel(size)))} (CPU ${formatMs(cpuMed(w2SaveLabel(size)))}), ` +
+        `agent tick ${formatMs(med(w2TickLabel(size)))} (CPU ${formatMs(cpuMed(w2TickLabel(size)))}, of which its ipset children ${formatMs(median(w2TickChildCpu.get(String(size)) ?? []))})`,
     );
   }
 }
@@ -474,6 +503,18 @@ if (wants('W2')) {
       }),
     );
   }
+  for (const size of SIZES) {
+    const top = size === TOP;
+    rows.push(
+      compare({
+        workload: `W2 the agent's whole tick, ${formatCount(size / PER_SET)} sets × ${formatCount(PER_SET)}, ${formatCount(size / 100)} members drifted: \`reconcileIPSets(prepared, createLinuxPort({ netns }))\` (\`ipset save\` + \`list -t\` + resync; restore accepted at once) vs real \`ipset save\``,
+        ours: w2TickLabel(size),
+        reference: w2SaveLabel(size),
+        bar: top ? `save + resync ≤ ${BARS.w2Tick} × the bare save, wall and CPU` : '(the bar is for 1M; shown for the trend)',
+        limit: top && TOP === FULL ? BARS.w2Tick : undefined,
+      }),
+    );
+  }
 }
 if (wants('W3')) {
   const base = med(w3Label(SIZES[0]!));
@@ -570,6 +611,7 @@ const method = [
   'CPU-time ratio: ours is `process.cpuUsage()` of this process (every thread, GC included), the real-ipset side is the ipset child\'s user + system time. A 2-core machine shared with other work slows the sides unequally (ipset waits on the scheduler at every netlink round trip), so a bar counts as met only when the wall-time ratio meets it and the CPU-time ratio, where there is one, does too.',
   'W1: `renderRestore(planApply(manager))` on a manager whose 1,000,000 members are all dirty (nothing applied), after one untimed warm-up; the real side restores the same text.',
   `W2, every size: ${w2Source || 'not run'}; ours = \`parseSave\` + \`parseListHeaders\` + \`planReconcile\` against the manager's desired state with 0.5% of each set's members dropped and as many new ones added (1% of members differ); and the agent's whole resync call, \`reconcileIPSets(manager.desiredState(), port)\` (desired state, parse, plan, render, session report) on a manager holding that desired state, through a port that hands over the save and \`list -t\` texts ipset printed and accepts the restore at once (the library's share of the call). The real-ipset side is \`ipset save\` of the same state (stdout read into a string).`,
+  `W2 agent tick, every size (real kernel only): what \`ipsets agent\` does each interval, \`reconcileIPSets(prepared, port)\` with \`prepared = new PreparedDesiredState(agent.desiredState())\` made once, untimed (the agent checks its file once, when it loads it), and \`port\` = \`createLinuxPort({ netns })\` on the W2 namespace (it runs \`ip netns exec NS ipset save\`, then \`list -t\`, through execa) with its restore replaced by one that accepts at once, so the kernel stays 1% away and every tick plans the same lines (its \`linesTotal\` is checked against the changes); interleaved with the bare save in the same repetitions. CPU: \`process.cpuUsage()\` of this process plus the growth of its reaped children's user + system time (\`cutime + cstime\` in \`/proc/self/stat\`: Node has no \`getrusage(RUSAGE_CHILDREN)\`, and \`process.cpuUsage()\` / \`process.resourceUsage()\` count this process only), i.e. both ipset processes (\`ip netns exec\` execs ipset in the same process, so its namespace switch is counted too, while the bare save's figure is ipset's alone); those are whole 10 ms ticks, so each tick's figure is within 10 ms. The bare save's wall time includes the \`bash … times\` wrapper (a few ms) that the tick's children do not have.`,
   `W3: the manager is first committed (\`applyIPSets\` with a port that accepts everything instantly), then ${EVENTS} new pods are each added to 3 sets (rotating through all sets) and removed again; per change, \`planApply\` + \`renderRestore\` is timed (the bar) and, separately, the \`addToSets\`/\`removeFromSets\` call before it; each plan is then committed untimed. The first 20 pods are warm-up. "Independent of state size" is read as: the 100k and 1M medians at most twice the 10k median.`,
   'W4: `applyIPSets(manager, createLinuxPort({ netns }))` on a freshly built dirty manager (built untimed; the same text as W1) against a bare `ip netns exec NS ipset -exist restore` of that text; each side in its own fresh namespace.',
   'W5: `new FakeKernel().restore(text, { exist: true })` on the W1 text, interleaved with W1\'s real restores (the same real samples are the reference of W1 and W5).',

@@ -13,6 +13,12 @@ describe('the bars of the suite (issue #26)', () => {
     expect([BARS.w6, BARS.w6PeakRssMb, BARS.w7, BARS.w8SteadyRssMb, BARS.w8PeakRssMb]).toEqual([1.15, 400, 1.5, 300, 450]);
   });
 
+  it("W2 tick: the agent's whole tick (save + resync) within 1.15× the bare save", () => {
+    expect(BARS.w2Tick).toBe(1.15);
+    expect(meetsBar(1.1, 1.14, BARS.w2Tick)).toBe(true);
+    expect(meetsBar(1.1, 1.2, BARS.w2Tick)).toBe(false);
+  });
+
   it('K1: our restore text within 5% of the save text at equal hashsize', () => {
     expect(BARS.k1).toBe(1.05);
     expect(meetsBar(1.006, 1.01, BARS.k1)).toBe(true);
