@@ -103,6 +103,6 @@ export { applyIPSets, applyIPSetsWithSave, reconcileIPSets, resetIPSets } from '
 export type { ApplyOptions, DriverOptions, ReconcileOptions, ResetOptions, ResetReport } from './drivers/drivers.js';
 
 // --- parse: kernel output to snapshots ---
-export { MAX_PARSE_PROBLEMS, PROBLEM_TEXT_LIMIT, parseSave } from './parse/save-parser.js';
+export { MAX_PARSE_PROBLEMS, PROBLEM_TEXT_LIMIT, SaveReader, parseSave } from './parse/save-parser.js';
 export { parseListHeaders, parseListNames } from './parse/list-parser.js';
 export { parseCreateOptions, savedSet } from './parse/saved-members.js';

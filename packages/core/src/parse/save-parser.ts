@@ -68,158 +68,218 @@ function isBlank(c: number): boolean {
  * canonical for the set ({@link isCanonicalMember}).
  */
 export function parseSave(text: string): SaveSnapshot {
-  const sets: SavedSet[] = [];
-  // Not a closure over `text`: a captured `text` lives in a context, which measured
-  // twice as slow in the per-line loops below.
-  const found = new Problems();
-  const problem = (line: number, start: number, end: number, reason: string): void => found.add(line, start, end, reason);
-  found.text = text;
-  const byName = new Map<string, MemberSpans>();
-  // Names holding a blank, which an add line must match whole; and the list:set sets, whose members are names.
-  const blankNames: string[] = [];
-  const listSets = new Set<MemberSpans>();
-  const store = new MemberStore();
-  const n = text.length;
+  const reader = new SaveReader();
+  reader.push(text);
+  return reader.end();
+}
 
-  // The set of the previous `add` line: consecutive adds name the same set, so
-  // comparing in place avoids slicing the name and a map lookup per member.
-  let current: MemberSpans | undefined;
-  let currentName = '';
-  let currentNameLen = 0;
-  // `add <current> ` as char codes: comparing them one by one measured 2.5x faster
-  // than two startsWith calls per line.
-  // 0 when there is no current set or its name is too long for `prefix` (a set name
-  // ipset accepts is at most 31 characters).
-  const prefix = new Int32Array(64);
-  let prefixLen = 0;
-  // The current set's pattern for whole runs of plain adds, made once the set proves long.
-  let run: RegExp | undefined;
+/**
+ * {@link parseSave} of a save read in pieces as they arrive (`ipset save`'s stdout while
+ * ipset still prints it): `push` each piece, whatever its bounds, and `end` returns the
+ * snapshot `parseSave` would return for the whole text. Only whole lines are read; a
+ * line cut by a piece's end waits for the rest. A snapshot keeps alive only the pieces
+ * that hold members that are not IPv4 hosts.
+ */
+export class SaveReader {
+  private readonly sets: SavedSet[] = [];
+  private readonly found = new Problems();
+  private readonly byName = new Map<string, MemberSpans>();
+  /** Names holding a blank, which an add line must match whole. */
+  private readonly blankNames: string[] = [];
+  /** The list:set sets, whose members are names. */
+  private readonly listSets = new Set<MemberSpans>();
+  private readonly store = new MemberStore();
+  // The set of the previous `add` line, its name and `add <name> ` as char codes, and
+  // its pattern for whole runs (see `read`): they carry over from one piece to the next.
+  private current: MemberSpans | undefined;
+  private currentName = '';
+  private readonly prefix = new Int32Array(64);
+  private prefixLen = 0;
+  private run: RegExp | undefined;
+  private lineNo = 0;
+  /** The pieces of a line not ended yet (joined once its newline comes: a long line costs linear time). */
+  private cut: string[] = [];
+  private ended = false;
 
-  let lineNo = 0;
-  let pos = 0;
-  while (pos < n) {
-    // Hottest path, before even finding the line end: `add <current> <member>\n` with
-    // nothing else on the line (what ipset prints), as many such lines as follow.
-    if (prefixLen > 0) {
-      const before = current!.count;
-      if (before < RUN_AFTER) pos = readPlainAdds(text, pos, prefix, prefixLen, current!, RUN_AFTER - before);
-      if (current!.count >= RUN_AFTER) {
-        run ??= runPattern(currentName);
-        pos = readPlainRuns(text, pos, run, current!);
-        // The last line, when the text does not end in a newline.
-        pos = readPlainAdds(text, pos, prefix, prefixLen, current!, 1);
-      }
-      lineNo += current!.count - before;
-      if (pos >= n) break;
+  /** Reads the whole lines of `piece` (with the cut line before it). */
+  push(piece: string): void {
+    if (this.ended) throw new Error('SaveReader: push after end');
+    const last = piece.lastIndexOf('\n');
+    if (last === -1) {
+      if (piece !== '') this.cut.push(piece);
+      return;
     }
-    lineNo++;
-
-    let end = text.indexOf('\n', pos);
-    const next = end === -1 ? n : end + 1;
-    if (end === -1) end = n;
-    let start = pos;
-    pos = next;
-
-    // Trim CR and blanks at both ends (ipset prints none; CRLF files and hand edits do).
-    while (end > start && isBlank(text.charCodeAt(end - 1))) end--;
-    while (start < end && isBlank(text.charCodeAt(start))) start++;
-    if (start === end) continue;
-    const c0 = text.charCodeAt(start);
-    if (c0 === HASH) continue;
-
-    // Hot path: `add <current> <member>`.
-    if (
-      c0 === 97 /* a */ &&
-      current !== undefined &&
-      text.startsWith('add ', start) &&
-      text.charCodeAt(start + 4 + currentNameLen) === SPACE &&
-      text.startsWith(currentName, start + 4)
-    ) {
-      if (!readMember(text, skipBlanks(text, start + 5 + currentNameLen, end), end, current)) {
-        problem(lineNo, start, end, 'add line without a member');
-      }
-      continue;
-    }
-
-    if (text.startsWith('add ', start)) {
-      // A name with blanks (ipset allows them) is matched whole, the longest first:
-      // `add azure-npm-zzz 1 10.0.0.1` is set `azure-npm-zzz 1` when that set exists. (Only
-      // a list:set member with blanks can make a line mean two things — `add 1 1 1` with
-      // sets `1`, `1 1` — and the longest set name is taken.)
-      const spaced = blankNames.length === 0 ? -1 : longestNameAt(text, start + 4, end, blankNames, true);
-      const nameStart = spaced === -1 ? skipBlanks(text, start + 4, end) : start + 4;
-      const nameEnd = spaced === -1 ? tokenEnd(text, nameStart, end) : start + 4 + spaced;
-      const name = text.slice(nameStart, nameEnd);
-      if (name === '') {
-        problem(lineNo, start, end, 'add line without a set name');
-        continue;
-      }
-      const set = byName.get(name);
-      if (set === undefined) {
-        problem(lineNo, start, end, `add line for set ${quote(name)} before its create line`);
-        continue;
-      }
-      // A list:set's member is a set name, which may hold blanks too (leading ones included: it starts one blank after the set's name).
-      const listMember = blankNames.length === 0 || !listSets.has(set) ? -1 : longestNameAt(text, nameEnd + 1, end, blankNames, false);
-      if (listMember !== -1) set.pushSpan(nameEnd + 1, nameEnd + 1 + listMember);
-      else if (!readMember(text, skipBlanks(text, nameEnd, end), end, set)) {
-        problem(lineNo, start, end, 'add line without a member');
-        continue;
-      }
-      // Only the exact layout `add <name> ` qualifies for the in-place comparison, and
-      // only for a set no other name extends (`o` when `o 1` exists) whose members hold no blank.
-      if (nameStart === start + 4 && text.charCodeAt(nameEnd) === SPACE && (blankNames.length === 0 || (!extendedByBlankName(name, blankNames) && !listSets.has(set)))) {
-        if (current !== set) run = undefined;
-        current = set;
-        currentName = name;
-        currentNameLen = name.length;
-        prefixLen = currentNameLen + 5 <= prefix.length ? currentNameLen + 5 : 0;
-        for (let k = 0; k < prefixLen; k++) prefix[k] = text.charCodeAt(start + k);
-      } else {
-        current = undefined;
-        prefixLen = 0;
-        run = undefined;
-      }
-      continue;
-    }
-
-    if (text.startsWith('create ', start)) {
-      // ipset prints `create NAME TYPE OPTIONS` with the name as it is, blanks and all:
-      // the type is the last word that is a set type (no option word is), the name all before it.
-      const typed = lastTypeWord(text, start + 7, end);
-      const nameStart = typed > start + 7 ? start + 7 : skipBlanks(text, start + 7, end);
-      const nameEnd = typed > start + 7 ? typed - 1 : tokenEnd(text, nameStart, end);
-      const typeStart = typed > start + 7 ? typed : skipBlanks(text, nameEnd, end);
-      const typeEnd = tokenEnd(text, typeStart, end);
-      const name = text.slice(nameStart, nameEnd);
-      if (name === '' || typeStart === typeEnd) {
-        problem(lineNo, start, end, name === '' ? 'create line without a set name' : 'create line without a set type');
-        continue;
-      }
-      if (byName.has(name)) {
-        problem(lineNo, start, end, `second create line for set ${quote(name)}`);
-        continue;
-      }
-      const spans = new MemberSpans(text, nameEnd - nameStart, store);
-      const type = text.slice(typeStart, typeEnd);
-      const options = text.slice(skipBlanks(text, typeEnd, end), end);
-      sets.push({ name, type, options, createOptions: parseCreateOptions(options), members: spans });
-      byName.set(name, spans);
-      if (type.startsWith('list:')) listSets.add(spans);
-      if (hasBlank(name)) {
-        blankNames.push(name);
-        // The set being added to may be one this name extends: compare names again.
-        current = undefined;
-        prefixLen = 0;
-        run = undefined;
-      }
-      continue;
-    }
-
-    problem(lineNo, start, end, 'expected a create or add line');
+    const whole = last === piece.length - 1 ? piece : piece.slice(0, last + 1);
+    const text = this.cut.length === 0 ? whole : this.cut.join('') + whole;
+    this.cut = last === piece.length - 1 ? [] : [piece.slice(last + 1)];
+    this.read(text);
   }
-  const problems = found.kept;
-  return found.count > problems.length ? { sets, problems, problemCount: found.count } : { sets, problems };
+
+  /** Reads the last line (when the save does not end in a newline) and returns the snapshot. */
+  end(): SaveSnapshot {
+    if (this.ended) throw new Error('SaveReader: end called twice');
+    this.ended = true;
+    if (this.cut.length > 0) this.read(this.cut.join(''));
+    this.cut = [];
+    const found = this.found;
+    const problems = found.kept;
+    return found.count > problems.length ? { sets: this.sets, problems, problemCount: found.count } : { sets: this.sets, problems };
+  }
+
+  /** Reads `text`, whole lines (the last one may lack its newline). */
+  private read(text: string): void {
+    const { sets, found, byName, blankNames, listSets, store, prefix } = this;
+    // Not a closure over `text`: a captured `text` lives in a context, which measured
+    // twice as slow in the per-line loops below.
+    const problem = (line: number, start: number, end: number, reason: string): void => found.add(line, start, end, reason);
+    found.text = text;
+    const n = text.length;
+
+    // The set of the previous `add` line: consecutive adds name the same set, so
+    // comparing in place avoids slicing the name and a map lookup per member.
+    let current = this.current;
+    current?.enter(text);
+    let currentName = this.currentName;
+    let currentNameLen = currentName.length;
+    // `add <current> ` as char codes (in `prefix`): comparing them one by one measured
+    // 2.5x faster than two startsWith calls per line.
+    // 0 when there is no current set or its name is too long for `prefix` (a set name
+    // ipset accepts is at most 31 characters).
+    let prefixLen = this.prefixLen;
+    // The current set's pattern for whole runs of plain adds, made once the set proves long.
+    let run = this.run;
+
+    let lineNo = this.lineNo;
+    let pos = 0;
+    while (pos < n) {
+      // Hottest path, before even finding the line end: `add <current> <member>\n` with
+      // nothing else on the line (what ipset prints), as many such lines as follow.
+      if (prefixLen > 0) {
+        const before = current!.count;
+        if (before < RUN_AFTER) pos = readPlainAdds(text, pos, prefix, prefixLen, current!, RUN_AFTER - before);
+        if (current!.count >= RUN_AFTER) {
+          run ??= runPattern(currentName);
+          pos = readPlainRuns(text, pos, run, current!);
+          // The last line, when the text does not end in a newline.
+          pos = readPlainAdds(text, pos, prefix, prefixLen, current!, 1);
+        }
+        lineNo += current!.count - before;
+        if (pos >= n) break;
+      }
+      lineNo++;
+
+      let end = text.indexOf('\n', pos);
+      const next = end === -1 ? n : end + 1;
+      if (end === -1) end = n;
+      let start = pos;
+      pos = next;
+
+      // Trim CR and blanks at both ends (ipset prints none; CRLF files and hand edits do).
+      while (end > start && isBlank(text.charCodeAt(end - 1))) end--;
+      while (start < end && isBlank(text.charCodeAt(start))) start++;
+      if (start === end) continue;
+      const c0 = text.charCodeAt(start);
+      if (c0 === HASH) continue;
+
+      // Hot path: `add <current> <member>`.
+      if (
+        c0 === 97 /* a */ &&
+        current !== undefined &&
+        text.startsWith('add ', start) &&
+        text.charCodeAt(start + 4 + currentNameLen) === SPACE &&
+        text.startsWith(currentName, start + 4)
+      ) {
+        if (!readMember(text, skipBlanks(text, start + 5 + currentNameLen, end), end, current)) {
+          problem(lineNo, start, end, 'add line without a member');
+        }
+        continue;
+      }
+
+      if (text.startsWith('add ', start)) {
+        // A name with blanks (ipset allows them) is matched whole, the longest first:
+        // `add azure-npm-zzz 1 10.0.0.1` is set `azure-npm-zzz 1` when that set exists. (Only
+        // a list:set member with blanks can make a line mean two things — `add 1 1 1` with
+        // sets `1`, `1 1` — and the longest set name is taken.)
+        const spaced = blankNames.length === 0 ? -1 : longestNameAt(text, start + 4, end, blankNames, true);
+        const nameStart = spaced === -1 ? skipBlanks(text, start + 4, end) : start + 4;
+        const nameEnd = spaced === -1 ? tokenEnd(text, nameStart, end) : start + 4 + spaced;
+        const name = text.slice(nameStart, nameEnd);
+        if (name === '') {
+          problem(lineNo, start, end, 'add line without a set name');
+          continue;
+        }
+        const set = byName.get(name);
+        if (set === undefined) {
+          problem(lineNo, start, end, `add line for set ${quote(name)} before its create line`);
+          continue;
+        }
+        set.enter(text);
+        // A list:set's member is a set name, which may hold blanks too (leading ones included: it starts one blank after the set's name).
+        const listMember = blankNames.length === 0 || !listSets.has(set) ? -1 : longestNameAt(text, nameEnd + 1, end, blankNames, false);
+        if (listMember !== -1) set.pushSpan(nameEnd + 1, nameEnd + 1 + listMember);
+        else if (!readMember(text, skipBlanks(text, nameEnd, end), end, set)) {
+          problem(lineNo, start, end, 'add line without a member');
+          continue;
+        }
+        // Only the exact layout `add <name> ` qualifies for the in-place comparison, and
+        // only for a set no other name extends (`o` when `o 1` exists) whose members hold no blank.
+        if (nameStart === start + 4 && text.charCodeAt(nameEnd) === SPACE && (blankNames.length === 0 || (!extendedByBlankName(name, blankNames) && !listSets.has(set)))) {
+          if (current !== set) run = undefined;
+          current = set;
+          currentName = name;
+          currentNameLen = name.length;
+          prefixLen = currentNameLen + 5 <= prefix.length ? currentNameLen + 5 : 0;
+          for (let k = 0; k < prefixLen; k++) prefix[k] = text.charCodeAt(start + k);
+        } else {
+          current = undefined;
+          prefixLen = 0;
+          run = undefined;
+        }
+        continue;
+      }
+
+      if (text.startsWith('create ', start)) {
+        // ipset prints `create NAME TYPE OPTIONS` with the name as it is, blanks and all:
+        // the type is the last word that is a set type (no option word is), the name all before it.
+        const typed = lastTypeWord(text, start + 7, end);
+        const nameStart = typed > start + 7 ? start + 7 : skipBlanks(text, start + 7, end);
+        const nameEnd = typed > start + 7 ? typed - 1 : tokenEnd(text, nameStart, end);
+        const typeStart = typed > start + 7 ? typed : skipBlanks(text, nameEnd, end);
+        const typeEnd = tokenEnd(text, typeStart, end);
+        const name = text.slice(nameStart, nameEnd);
+        if (name === '' || typeStart === typeEnd) {
+          problem(lineNo, start, end, name === '' ? 'create line without a set name' : 'create line without a set type');
+          continue;
+        }
+        if (byName.has(name)) {
+          problem(lineNo, start, end, `second create line for set ${quote(name)}`);
+          continue;
+        }
+        const spans = new MemberSpans(nameEnd - nameStart, store);
+        spans.enter(text);
+        const type = text.slice(typeStart, typeEnd);
+        const options = text.slice(skipBlanks(text, typeEnd, end), end);
+        sets.push({ name, type, options, createOptions: parseCreateOptions(options), members: spans });
+        byName.set(name, spans);
+        if (type.startsWith('list:')) listSets.add(spans);
+        if (hasBlank(name)) {
+          blankNames.push(name);
+          // The set being added to may be one this name extends: compare names again.
+          current = undefined;
+          prefixLen = 0;
+          run = undefined;
+        }
+        continue;
+      }
+
+      problem(lineNo, start, end, 'expected a create or add line');
+    }
+    this.current = current;
+    this.currentName = currentName;
+    this.prefixLen = prefixLen;
+    this.run = run;
+    this.lineNo = lineNo;
+  }
 }
 
 /** The problems of one {@link parseSave}: the first {@link MAX_PARSE_PROBLEMS} kept, all counted. */

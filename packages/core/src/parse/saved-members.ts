@@ -101,15 +101,20 @@ export class MemberStore {
  * - `0 <= v < 2^32`: a canonical IPv4 host `a.b.c.d` with address `v` (exactly the
  *   strings `hostValue` accepts without ` nomatch`, so the text is `formatIPv4(v)`);
  * - `v >= 2^32` (`NOMATCH_FLAG` added, as `hostValue` reads it): the same host with ` nomatch`;
- * - `v < 0`: anything else, `text.slice(others[2j], others[2j + 1])` with `j = -v - 1`,
- *   or `strings.get(i)` for a member that is not one slice of the text (an element
- *   whose options carry `nomatch` elsewhere on the line).
+ * - `v < 0`: anything else, `texts[others[3j]].slice(others[3j + 1], others[3j + 2])`
+ *   with `j = -v - 1` (`texts` are the pieces of the save its members were read from:
+ *   the whole text, or the pieces a streamed read got), or `strings.get(i)` for a member
+ *   that is not one slice of a piece (an element whose options carry `nomatch` elsewhere
+ *   on the line).
  *
  * The address is read while the line is scanned: the planner compares numbers and
  * never reads the text again; a string is made only for a member that is read.
  */
 export class MemberSpans implements SavedMembers {
-  readonly text: string;
+  /** The piece of the save being read (the parser's pushes are offsets into it; see {@link enter}). */
+  text = '';
+  /** The pieces that hold this set's other members (see the class), the current one last. */
+  private texts: string[] = [];
   /** Length of the set's name (a plain add line's member starts after `add <name> `). */
   readonly nameLength: number;
   /** Where the members are while they follow each other in the save (see {@link MemberStore}). */
@@ -119,15 +124,19 @@ export class MemberSpans implements SavedMembers {
   /** Index of member 0 in the store. */
   private from = 0;
   count = 0;
-  /** Start and end in `text` of each member that is not a host, in pairs. */
+  /** Piece index, start and end of each member that is not a host, in threes. */
   others = EMPTY_SPANS;
   otherCount = 0;
   strings: Map<number, string> | undefined;
 
-  constructor(text: string, nameLength: number, store: MemberStore) {
-    this.text = text;
+  constructor(nameLength: number, store: MemberStore) {
     this.nameLength = nameLength;
     this.store = store;
+  }
+
+  /** Makes `text` the piece the next pushes are offsets into. */
+  enter(text: string): void {
+    this.text = text;
   }
 
   /** The array that holds member `i` at `offset + i`, for the parser's own loops (the store grows while parsing lasts). */
@@ -176,13 +185,16 @@ export class MemberSpans implements SavedMembers {
 
   /** Adds a member that is not a host, `text.slice(start, end)`. */
   pushOther(start: number, end: number): void {
-    if (2 * this.otherCount === this.others.length) {
-      const others = new Int32Array(Math.max(16, this.others.length * 2));
+    if (3 * this.otherCount === this.others.length) {
+      const others = new Int32Array(Math.max(24, this.others.length * 2));
       others.set(this.others);
       this.others = others;
     }
-    this.others[2 * this.otherCount] = start;
-    this.others[2 * this.otherCount + 1] = end;
+    const texts = this.texts;
+    if (texts[texts.length - 1] !== this.text) texts.push(this.text);
+    this.others[3 * this.otherCount] = texts.length - 1;
+    this.others[3 * this.otherCount + 1] = start;
+    this.others[3 * this.otherCount + 2] = end;
     this.append(-++this.otherCount);
   }
 
@@ -236,7 +248,7 @@ export class MemberSpans implements SavedMembers {
     const string = this.strings?.get(i);
     if (string !== undefined) return string;
     const j = -v - 1;
-    return this.text.slice(this.others[2 * j]!, this.others[2 * j + 1]!);
+    return this.texts[this.others[3 * j]!]!.slice(this.others[3 * j + 1]!, this.others[3 * j + 2]!);
   }
 
   /** Every member in order, as {@link at} reads it. */

@@ -41,6 +41,7 @@ describe('@ipsets/core public exports', () => {
         "QUOTE_LIMIT",
         "RESET_DESTROY_HANDLERS",
         "SET_TYPES",
+        "SaveReader",
         "SetMembers",
         "applyIPSets",
         "applyIPSetsWithSave",

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { hostValue } from '../../../src/model/members.js';
 import { parseListHeaders, parseListNames } from '../../../src/parse/list-parser.js';
-import { parseSave } from '../../../src/parse/save-parser.js';
+import { SaveReader, parseSave } from '../../../src/parse/save-parser.js';
 import type { SavedSet, SetHeader } from '../../../src/types.js';
 
 /** A saved set as plain data: what the generators make and what a parsed set reads as. */
@@ -152,6 +152,46 @@ describe('save parser properties', () => {
           .map((l) => l.replace(/^[ \t\r]+|[ \t\r]+$/g, ''))
           .filter((l) => l !== '' && !l.startsWith('#')).length;
         expect(used + problems.length).toBe(counted);
+      }),
+      params,
+    );
+  });
+
+  it('a save pushed in pieces, cut anywhere, reads as the whole text does (the agent parses ipset\'s stdout as it arrives)', () => {
+    const hostile = fc
+      .array(
+        fc.oneof(
+          fc.string({ maxLength: 20 }),
+          fc.tuple(fc.constantFrom('add ', 'create ', 'add a ', 'create a ', 'add a 10.0.0.1 nomatch', '# '), fc.string({ maxLength: 10 })).map(([a, b]) => a + b),
+        ),
+        { maxLength: 30 },
+      )
+      .map((lines) => lines.join('\n'));
+    // Long sets: past the line-by-line start, their adds are read as whole runs.
+    const long = fc
+      .tuple(setName, fc.array(fc.oneof(ipv4, netMember), { minLength: 30, maxLength: 400 }), fc.boolean())
+      .map(([name, members, crlf]) => formatSave([{ name, type: 'hash:net', options: 'family inet', members }, { name: `${name}x`, type: 'hash:net', options: '', members: members.slice(0, 40) }], crlf ? '\r\n' : '\n', true));
+    const text = fc.oneof(
+      fc.tuple(savedSets, fc.constantFrom('\n', '\r\n'), fc.boolean()).map(([sets, eol, last]) => formatSave(sets, eol, last)),
+      hostile,
+      long,
+    );
+    fc.assert(
+      fc.property(text, fc.array(fc.nat(), { maxLength: 12 }), (whole, cuts) => {
+        const at = [...new Set(cuts.map((c) => c % (whole.length + 1)))].sort((a, b) => a - b);
+        const reader = new SaveReader();
+        let from = 0;
+        for (const to of [...at, whole.length]) {
+          reader.push(whole.slice(from, to));
+          from = to;
+        }
+        const streamed = reader.end();
+        const parsed = parseSave(whole);
+        expect(plainSets(streamed.sets)).toEqual(plainSets(parsed.sets));
+        expect(streamed.sets.map((set) => [...set.members.hostValues()])).toEqual(parsed.sets.map((set) => [...set.members.hostValues()]));
+        expect(streamed.sets.map((set) => set.createOptions)).toEqual(parsed.sets.map((set) => set.createOptions));
+        expect(streamed.problems).toEqual(parsed.problems);
+        expect(streamed.problemCount).toBe(parsed.problemCount);
       }),
       params,
     );
