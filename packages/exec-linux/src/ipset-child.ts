@@ -9,6 +9,7 @@ import { constants as fsConstants } from 'node:fs';
 import { open, readdir, rm } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
 import { IpsetsError, quote } from '@ipsets/core';
 import { ensurePrivateDir, NO_FOLLOW } from './private-dir.js';
 
@@ -220,5 +221,60 @@ export class BoundedText {
     const tail = Buffer.concat(this.tail).toString('utf8');
     if (this.dropped === 0) return head + tail;
     return `${head}\n[… ${this.dropped} bytes dropped …]\n${tail}`;
+  }
+}
+
+/**
+ * Hands a child's stdout to `take` as it arrives, decoded as UTF-8 (a character cut
+ * between two chunks is handed over whole), until more than `limit` bytes came: then
+ * `over()` is called once and nothing more is handed over. A `take` that throws ends
+ * the handing over the same way, through `failed`.
+ */
+export class StdoutPieces {
+  private readonly decoder = new StringDecoder('utf8');
+  private bytes = 0;
+  private stopped = false;
+  /** What `take` threw, if it did. */
+  failed: unknown;
+
+  constructor(
+    private readonly take: (piece: string) => void,
+    private readonly limit: number,
+    private readonly over: () => void,
+  ) {}
+
+  /** True once more than the limit arrived. */
+  get tooLong(): boolean {
+    return this.bytes > this.limit;
+  }
+
+  push(chunk: Buffer): void {
+    if (this.stopped) return;
+    this.bytes += chunk.length;
+    if (this.bytes > this.limit) {
+      this.stop();
+      return;
+    }
+    this.give(this.decoder.write(chunk));
+  }
+
+  /** The end of stdout: the rest of a cut character, if any. */
+  end(): void {
+    if (!this.stopped) this.give(this.decoder.end());
+  }
+
+  private give(piece: string): void {
+    if (piece === '') return;
+    try {
+      this.take(piece);
+    } catch (error) {
+      this.failed = error;
+      this.stop();
+    }
+  }
+
+  private stop(): void {
+    this.stopped = true;
+    this.over();
   }
 }

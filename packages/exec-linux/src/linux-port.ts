@@ -8,7 +8,7 @@ import { execa } from 'execa';
 import { IpsetsError, quote } from '@ipsets/core';
 import type { AbortSignalLike, CommandResult, IpsetPort, PortCallOptions } from '@ipsets/core';
 import { heldLockDescriptors } from './held-locks.js';
-import { BoundedText, stageRestoreText, trackChild } from './ipset-child.js';
+import { BoundedText, StdoutPieces, stageRestoreText, trackChild } from './ipset-child.js';
 import type { StagedText } from './ipset-child.js';
 import { effectiveUid } from './private-dir.js';
 import { DEFAULT_READ_TIMEOUT_MS, DEFAULT_RESTORE_TIMEOUT_MS } from './defaults.js';
@@ -202,6 +202,9 @@ export function createLinuxPort(options: LinuxPortOptions = {}): IpsetPort {
       // Numeric descriptors go to child_process as they are (execa checks them), though
       // execa's types list no numbers for stdio.
       const stdio = [staged?.fd ?? 'ignore', 'pipe', 'pipe', ...heldLockDescriptors()] as unknown as ['ignore', 'pipe', 'pipe'];
+      // `save` with a taker: stdout is handed over as it arrives (the caller parses it
+      // while ipset prints), never held whole here.
+      const take = command === 'save' ? call.stdout : undefined;
       const subprocess = execa(file, args, {
         // Its own process group: a terminal's Ctrl-C (SIGINT to the foreground group)
         // reaches only us, and our stop logic decides (grace, then abort with a report).
@@ -209,7 +212,7 @@ export function createLinuxPort(options: LinuxPortOptions = {}): IpsetPort {
         // stdin: the staged file itself (the kernel's descriptor, not a pipe we feed);
         // fds 3…: the kernel locks we hold, so that they live as long as this child.
         stdio,
-        buffer: { stdout: true, stderr: false },
+        buffer: { stdout: take === undefined, stderr: false },
         reject: false,
         stripFinalNewline: false,
         maxBuffer: { stdout: maxOutputBytes },
@@ -221,10 +224,17 @@ export function createLinuxPort(options: LinuxPortOptions = {}): IpsetPort {
       void staged?.dispose();
       const stderrText = new BoundedText(STDERR_HEAD_BYTES, STDERR_TAIL_BYTES);
       subprocess.stderr?.on('data', (chunk: Buffer) => stderrText.push(chunk));
+      const pieces = take === undefined ? undefined : new StdoutPieces(take, maxOutputBytes, () => controller.abort());
+      if (pieces !== undefined) {
+        subprocess.stdout?.on('data', (chunk: Buffer) => pieces.push(chunk));
+        subprocess.stdout?.on('end', () => pieces.end());
+      }
       const untrack = trackChild(subprocess, controller.signal, forceKillAfterMs);
       const result = await subprocess.finally(untrack);
       const stderr = stderrText.text();
-      if (result.isCanceled) {
+      if (pieces?.failed !== undefined) throw pieces.failed;
+      const tooLong = result.isMaxBuffer || pieces?.tooLong === true;
+      if (result.isCanceled && !tooLong) {
         if (why === 'timeout') {
           throw new IpsetsError(
             'TIMEOUT',
@@ -234,7 +244,7 @@ export function createLinuxPort(options: LinuxPortOptions = {}): IpsetPort {
         }
         throw abortedError(command, display, signal, 'while it ran', stderr);
       }
-      if (result.isMaxBuffer) {
+      if (tooLong) {
         throw new IpsetsError(
           'KERNEL_READ_FAILED',
           `\`${display}\`${where} printed more than ${nameOf('maxOutputBytes')} ${maxOutputBytes} bytes and was stopped; raise ${nameOf('maxOutputBytes')} if the kernel really holds that much`,
@@ -253,11 +263,12 @@ export function createLinuxPort(options: LinuxPortOptions = {}): IpsetPort {
         const unavailable = unavailableFromStderr(command, stderr, { ipsetPath, netns, exitCode: result.exitCode }, nameOf);
         if (unavailable !== undefined) throw unavailable;
       }
+      const streamed = pieces === undefined ? {} : { streamed: true };
       if (result.signal !== undefined) {
         const number = osConstants.signals[result.signal as keyof typeof osConstants.signals] ?? 0;
-        return { exitCode: result.exitCode ?? 128 + number, stdout, stderr, signal: result.signal };
+        return { exitCode: result.exitCode ?? 128 + number, stdout, stderr, signal: result.signal, ...streamed };
       }
-      return { exitCode: result.exitCode ?? 0, stdout, stderr };
+      return { exitCode: result.exitCode ?? 0, stdout, stderr, ...streamed };
     } finally {
       await staged?.dispose();
       if (timer !== undefined) clearTimeout(timer);

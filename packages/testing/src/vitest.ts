@@ -448,5 +448,19 @@ export function describePortContract(name: string, makePort: () => Promise<PortC
       expect(lines.every((l) => /^(create|add) \S+ \S/.test(l))).toBe(true);
       expect(lines.findIndex((l) => l.startsWith(`add ${N} `))).toBeGreaterThan(lines.indexOf(lines.find((l) => l.startsWith(`create ${N} `))!));
     });
+
+    it('save with a stdout taker either hands over every byte through it (streamed, stdout empty) or returns the whole text', async () => {
+      begin();
+      const N = n('net');
+      await restoreOk(`create ${N} hash:net`, ...Array.from({ length: 3000 }, (_, i) => `add ${N} 10.1.${i >> 8}.${i & 255}`));
+      const pieces: string[] = [];
+      const r = await port().save({ stdout: (piece) => pieces.push(piece) });
+      expect(r.exitCode, `ipset save failed: ${r.stderr}`).toBe(0);
+      const text = r.streamed === true ? pieces.join('') : r.stdout;
+      if (r.streamed === true) expect(r.stdout).toBe('');
+      else expect(pieces).toEqual([]);
+      expect(canonicalSaveText(text, ours)).toBe(await state());
+      expect(parseSave(text).sets.find((s) => s.name === N)?.members.length).toBe(3000);
+    });
   });
 }

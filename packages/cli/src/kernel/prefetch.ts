@@ -19,7 +19,8 @@ import type { CommandResult, IpsetPort, PortCallOptions } from '@ipsets/core';
  */
 export function prefetchReads(port: IpsetPort, options?: PortCallOptions): IpsetPort {
   const signal = options?.signal;
-  let save: Promise<CommandResult> | undefined = port.save(options);
+  const stdout = new HeldStdout();
+  let save: Promise<CommandResult> | undefined = port.save({ ...options, stdout: (piece) => stdout.push(piece) });
   let headers: Promise<CommandResult> | undefined = port.listHeaders(options);
   // Handled here so that a read nobody takes (a refused empty file, say) is no crash; the taker still sees the rejection.
   save.catch(() => undefined);
@@ -36,8 +37,38 @@ export function prefetchReads(port: IpsetPort, options?: PortCallOptions): Ipset
     save: (call?: PortCallOptions) => {
       const ready = served(call) ? save : undefined;
       save = undefined;
-      return ready ?? port.save(call);
+      return ready === undefined ? port.save(call) : stdout.serve(ready, call?.stdout);
     },
     listHeaders: (call?: PortCallOptions) => (served(call) ? headers : undefined) ?? port.listHeaders(call),
   };
+}
+
+/**
+ * The prefetched save's stdout when the port hands it over as it arrives: held until
+ * the call that takes the save comes, then handed to that call's own taker (what came
+ * before first, the rest as it comes), or joined into its `stdout` if it has none.
+ */
+class HeldStdout {
+  private held: string[] = [];
+  private taker: ((piece: string) => void) | undefined;
+
+  push(piece: string): void {
+    if (this.taker !== undefined) this.taker(piece);
+    else this.held.push(piece);
+  }
+
+  async serve(running: Promise<CommandResult>, taker: ((piece: string) => void) | undefined): Promise<CommandResult> {
+    if (taker !== undefined) {
+      const held = this.held;
+      this.held = [];
+      for (const piece of held) taker(piece);
+      this.taker = taker;
+    }
+    const result = await running;
+    if (result.streamed !== true || taker !== undefined) return result;
+    const { streamed: _handedOver, ...rest } = result;
+    const text = this.held.join('');
+    this.held = [];
+    return { ...rest, stdout: text };
+  }
 }

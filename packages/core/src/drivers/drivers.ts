@@ -13,7 +13,7 @@ import type { PlanReconcileOptions } from '../plan/plan-reconcile.js';
 import { planResetDestroy } from '../plan/plan-reset.js';
 import { destroyOrder } from '../plan/set-fate.js';
 import { parseListHeaders, parseListNames } from '../parse/list-parser.js';
-import { parseSave } from '../parse/save-parser.js';
+import { SaveReader, parseSave } from '../parse/save-parser.js';
 import { runRestoreSession } from '../session/session.js';
 import type { RunRestoreSessionOptions } from '../session/session.js';
 import type { ApplyReport, CommandResult, DesiredState, IpsetPort, PortCallOptions, RestorePlan, SaveSnapshot } from '../types.js';
@@ -95,14 +95,30 @@ async function read(
   call: (o: PortCallOptions | undefined) => Promise<CommandResult>,
   options: DriverOptions,
 ): Promise<string> {
-  const result = await call(callOptions(options));
+  return (await readResult(what, call(callOptions(options)))).stdout;
+}
+
+/** The result of a read, checked: a read that did not exit 0 throws. */
+async function readResult(what: string, running: Promise<CommandResult>): Promise<CommandResult> {
+  const result = await running;
   if (result.exitCode !== 0 || result.signal !== undefined) {
     const how = result.signal !== undefined ? `was killed by ${result.signal}` : `exited with ${result.exitCode}`;
     throw new IpsetsError('KERNEL_READ_FAILED', `ipset ${what} ${how}: ${quote(result.stderr.trim())}; expected exit 0.`, {
       details: { command: what, exitCode: result.exitCode, signal: result.signal, stderr: result.stderr },
     });
   }
-  return result.stdout;
+  return result;
+}
+
+/**
+ * `ipset save`, parsed: piece by piece while ipset prints when the port streams its
+ * stdout ({@link PortCallOptions.stdout}), else the whole text once it ends.
+ */
+async function readSnapshot(port: IpsetPort, options: DriverOptions): Promise<SaveSnapshot> {
+  const reader = new SaveReader();
+  const result = await readResult('save', port.save({ ...callOptions(options), stdout: (piece) => reader.push(piece) }));
+  if (result.streamed === true) return reader.end();
+  return parseSave(result.stdout);
 }
 
 function emptyReport(plan: RestorePlan): ApplyReport {
@@ -177,7 +193,7 @@ export async function applyIPSetsWithSave(
 ): Promise<ApplyReport> {
   if (!manager.hasDirtyChanges) return emptyReport({ lines: [] });
   const needsSave = manager.dirtySets().some((d) => d.state !== 'destroy');
-  const snapshot: SaveSnapshot = needsSave ? parseSave(await read('save', (o) => port.save(o), options)) : { sets: [], problems: [] };
+  const snapshot: SaveSnapshot = needsSave ? await readSnapshot(port, options) : { sets: [], problems: [] };
   const plan = planApplyWithSave(manager, snapshot);
   const report = await runRestoreSession(plan, port, options);
   manager.commit(report);
@@ -200,7 +216,7 @@ export async function reconcileIPSets(
   port: IpsetPort,
   options: ReconcileOptions = {},
 ): Promise<ApplyReport> {
-  const snapshot = parseSave(await read('save', (o) => port.save(o), options));
+  const snapshot = await readSnapshot(port, options);
   const headers = parseListHeaders(await read('list -t', (o) => port.listHeaders(o), options));
   const plan = planReconcile(desired, snapshot, headers, options);
   return runRestoreSession(plan, port, options);

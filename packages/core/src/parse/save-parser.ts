@@ -55,7 +55,8 @@ function isBlank(c: number): boolean {
  * Each set's `members` is a {@link MemberSpans}: where its members lie in `text` and
  * the address of each IPv4 host, read on the way; a member becomes a string only when
  * it is read (`at(i)`, or iterating), so a resync of a million-member save makes no
- * string per unchanged member. A snapshot kept for long keeps the text alive. Each
+ * string per unchanged member. A snapshot kept for long keeps alive the text (or, read
+ * in pieces, the pieces) holding its members that are not IPv4 hosts. Each
  * set's create options are parsed once, into `createOptions`.
  *
  * Bounded on hostile input: the first {@link MAX_PARSE_PROBLEMS} problems are kept,

@@ -10,6 +10,8 @@ export interface CommandResult {
   stderr: string;
   /** Set when the process was ended by a signal (e.g. `SIGSEGV`, `SIGKILL`). */
   signal?: string;
+  /** True when stdout was handed over through {@link PortCallOptions.stdout} as it arrived (`stdout` is then `''`). */
+  streamed?: boolean;
 }
 
 /**
@@ -27,6 +29,14 @@ export interface AbortSignalLike {
 export interface PortCallOptions {
   /** Aborts the call; the port kills the process and rejects with an `ABORTED` IpsetsError. */
   signal?: AbortSignalLike;
+  /**
+   * Takes stdout in pieces as it arrives (`save`: the driver parses it while ipset still
+   * prints; other calls may ignore it). A port that calls it hands over all of stdout
+   * through it, in order, and resolves with `stdout: ''` and `streamed: true`; a port
+   * that does not resolves with the whole stdout as before. A piece may end anywhere,
+   * inside a line too.
+   */
+  stdout?: (piece: string) => void;
 }
 
 /**

@@ -5,7 +5,7 @@
 import type { CommandResult, IpsetPort, PortCallOptions } from '../../src/types.js';
 
 /** One scripted answer: a result, a function of the input, or an error to reject with. */
-export type Scripted = CommandResult | Error | ((text: string) => CommandResult | Promise<CommandResult>);
+export type Scripted = CommandResult | Error | ((text: string, options?: PortCallOptions) => CommandResult | Promise<CommandResult>);
 
 /** Port methods a test can script. */
 export type PortMethod = 'restore' | 'save' | 'listNames' | 'listHeaders';
@@ -92,7 +92,7 @@ export function createScriptedPort(
       return ok();
     }
     if (next instanceof Error) throw next;
-    if (typeof next === 'function') return next(text);
+    if (typeof next === 'function') return next(text, callOptions);
     return { ...next };
   }
 

@@ -347,3 +347,50 @@ exit 1
     await expect(createLinuxPort({ ipsetPath: bin.ipset, maxOutputBytes: 18 }).save()).resolves.toMatchObject({ exitCode: 0, stdout: 'create a hash:net\n' });
   });
 });
+
+describe('createLinuxPort: a save handed over as it arrives (PortCallOptions.stdout)', () => {
+  /** A fake ipset whose save prints `lines` add lines (with a two-byte character in each) in many pipe writes. */
+  async function printer(name: string, lines: number): Promise<string> {
+    const script = join(bin.dir, name);
+    await writeFile(script, `#!/bin/sh\necho 'create s hash:net'\ni=0\nwhile [ $i -lt ${lines} ]; do echo "add s 10.0.$((i / 256 % 256)).$((i % 256)) comment \\"é$i\\""; i=$((i + 1)); done\n`);
+    await chmod(script, 0o755);
+    return script;
+  }
+
+  it('hands over exactly the bytes a plain save returns, in order, and resolves streamed with an empty stdout', async () => {
+    const script = await printer('stream-save', 20_000);
+    const port = createLinuxPort({ ipsetPath: script });
+    const whole = await port.save();
+    const pieces: string[] = [];
+    const streamed = await port.save({ stdout: (piece) => pieces.push(piece) });
+    expect(streamed).toMatchObject({ exitCode: 0, stdout: '', streamed: true });
+    expect(pieces.length).toBeGreaterThan(1);
+    expect(pieces.join('')).toBe(whole.stdout);
+    expect(whole.streamed).toBeUndefined();
+    // Only save streams: the other reads return their stdout whole.
+    const listed = await port.listNames({ stdout: () => pieces.push('never') });
+    expect(listed.streamed).toBeUndefined();
+    expect(pieces).not.toContain('never');
+  }, 60_000);
+
+  it('a streamed save that prints more than maxOutputBytes is stopped with the buffered read\'s KERNEL_READ_FAILED', async () => {
+    const script = join(bin.dir, 'huge-stream-save');
+    await writeFile(script, `#!/bin/sh\nexec head -c 50000000 /dev/zero\n`);
+    await chmod(script, 0o755);
+    let handed = 0;
+    const error = await rejection(createLinuxPort({ ipsetPath: script, maxOutputBytes: 1024 * 1024 }).save({ stdout: (piece) => (handed += piece.length) }));
+    expect(error.code).toBe('KERNEL_READ_FAILED');
+    expect(error.message).toBe(`\`${script} save\` printed more than maxOutputBytes 1048576 bytes and was stopped; raise maxOutputBytes if the kernel really holds that much`);
+    expect(handed).toBeLessThanOrEqual(1024 * 1024);
+  });
+
+  it('a taker that throws ends the save with its error, and ipset is stopped', async () => {
+    const script = join(bin.dir, 'endless-save');
+    await writeFile(script, `#!/bin/sh\nexec yes 'add s 10.0.0.1'\n`);
+    await chmod(script, 0o755);
+    const boom = new Error('the taker failed');
+    await expect(createLinuxPort({ ipsetPath: script }).save({ stdout: () => {
+      throw boom;
+    } })).rejects.toBe(boom);
+  });
+});

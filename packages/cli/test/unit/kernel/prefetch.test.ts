@@ -115,4 +115,47 @@ describe('prefetchReads', () => {
       process.off('unhandledRejection', onUnhandled);
     }
   });
+
+  describe('a port that hands the save over as it arrives', () => {
+    /** A port whose save streams `pieces` one by one, each when `next()` is called, then ends. */
+    function streamingPort() {
+      let taker: ((piece: string) => void) | undefined;
+      let finish: (() => void) | undefined;
+      const port: IpsetPort = {
+        restore: () => Promise.resolve({ exitCode: 0, stdout: '', stderr: '' }),
+        save: (o) => {
+          taker = o?.stdout;
+          return new Promise((resolve) => (finish = () => resolve(taker === undefined ? { exitCode: 0, stdout: 'whole', stderr: '' } : { exitCode: 0, stdout: '', stderr: '', streamed: true })));
+        },
+        listNames: () => Promise.resolve({ exitCode: 0, stdout: '', stderr: '' }),
+        listHeaders: () => Promise.resolve({ exitCode: 0, stdout: '', stderr: '' }),
+      };
+      return { port, piece: (p: string) => taker!(p), end: () => finish!() };
+    }
+
+    it('hands what came before the save was taken to its taker first, then the rest as it comes', async () => {
+      const kernel = streamingPort();
+      const prefetched = prefetchReads(kernel.port);
+      kernel.piece('create a hash:net\nadd a 10.0');
+      kernel.piece('.0.1\n');
+      const got: string[] = [];
+      const save = prefetched.save({ stdout: (p) => got.push(p) });
+      expect(got).toEqual(['create a hash:net\nadd a 10.0', '.0.1\n']);
+      kernel.piece('add a 10.0.0.2\n');
+      expect(got).toHaveLength(3);
+      kernel.end();
+      expect(await save).toEqual({ exitCode: 0, stdout: '', stderr: '', streamed: true });
+      expect(got.join('')).toBe('create a hash:net\nadd a 10.0.0.1\nadd a 10.0.0.2\n');
+    });
+
+    it('a call without a taker gets the whole text, not marked streamed', async () => {
+      const kernel = streamingPort();
+      const prefetched = prefetchReads(kernel.port);
+      kernel.piece('create a hash:net\n');
+      const save = prefetched.save();
+      kernel.piece('add a 10.0.0.1\n');
+      kernel.end();
+      expect(await save).toEqual({ exitCode: 0, stdout: 'create a hash:net\nadd a 10.0.0.1\n', stderr: '' });
+    });
+  });
 });

@@ -220,6 +220,29 @@ describe('reconcileIPSets', () => {
     expect(report.notes.map((n) => n.kind)).toEqual(['referenced-not-destroyed']);
   });
 
+  it('a port that streams the save (pieces cut inside lines) plans exactly what the whole text plans', async () => {
+    const text =
+      `create ${B} hash:net family inet hashsize 1024 maxelem 65536 bucketsize 12 initval 0x1\nadd ${B} 10.0.0.9\n` +
+      `create ${A} hash:net family inet hashsize 1024 maxelem 65536 bucketsize 12 initval 0x1\nadd ${A} 10.0.0.1\nadd ${A} 10.0.0.0/24\n` +
+      'create kube-x hash:net family inet hashsize 1024 maxelem 65536 bucketsize 12 initval 0x1\nadd kube-x 1.1.1.1';
+    const whole = createScriptedPort({ save: [ok(text)], listHeaders: [ok(listT([[A, 0], [B, 0], ['kube-x', 3]]))], restore: [ok()] });
+    await reconcileIPSets(desired, whole);
+    const streamed = createScriptedPort({
+      save: [
+        (_text, options) => {
+          for (let i = 0; i < text.length; i += 7) options!.stdout!(text.slice(i, i + 7));
+          return { exitCode: 0, stdout: '', stderr: '', streamed: true };
+        },
+      ],
+      listHeaders: [ok(listT([[A, 0], [B, 0], ['kube-x', 3]]))],
+      restore: [ok()],
+    });
+    const report = await reconcileIPSets(desired, streamed);
+    expect(streamed.restores).toEqual(whole.restores);
+    expect(streamed.restores[0]).toBe(`-D ${A} 10.0.0.0/24\n-X ${B}\n`);
+    expect(report.converged).toBe(true);
+  });
+
   it('fails with KERNEL_READ_FAILED when list -t fails', async () => {
     const port = createScriptedPort({ save: [ok()], listHeaders: [fail('boom')] });
     expect(isIpsetsError(await rejection(reconcileIPSets(desired, port)), 'KERNEL_READ_FAILED')).toBe(true);
