@@ -235,6 +235,14 @@ class Reader {
         continue;
       }
       at.push(this.pos(line, start));
+      const simple = this.simpleScalar(start, this.ends[line]!);
+      if (simple !== undefined) {
+        // The common item (`- 10.0.0.1`): letters, digits and `./_-` only, a letter or digit first.
+        items.push(simple);
+        this.i++;
+        this.noContinuation(indent);
+        continue;
+      }
       if (this.keyEnd(line, start) !== -1) {
         // `- key: value`: a mapping whose keys line up with this first one.
         items.push(this.mapping(indent + (start - this.starts[line]!), start, depth + 1));
@@ -245,6 +253,25 @@ class Reader {
       this.noContinuation(indent);
     }
     return items;
+  }
+
+  /**
+   * The value of the text from `start` to `end` when it is made of letters, digits and
+   * `./_-` only and starts with a letter or a digit (no key, comment, quote, flow or
+   * indicator can be in it): what {@link plain} reads it as, without the scans the
+   * general path makes for those. Undefined for any other text.
+   */
+  private simpleScalar(start: number, end: number): unknown {
+    const text = this.text;
+    const c = text.charCodeAt(start);
+    if (!((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122))) return undefined;
+    for (let j = start + 1; j < end; j++) {
+      const d = text.charCodeAt(j);
+      if (!((d >= 48 && d <= 57) || (d >= 65 && d <= 90) || (d >= 97 && d <= 122) || d === 46 || d === 47 || d === 95 || d === 45)) return undefined;
+    }
+    const raw = text.slice(start, end);
+    if (mayNotBeString(raw) && NOT_STRING.test(raw)) return SMALL_INT.test(raw) ? Number(raw) : giveUp();
+    return raw;
   }
 
   /** Offset of the `:` ending a plain key at `start` (`key:` then a space or the line end), or -1. */
