@@ -58,6 +58,13 @@ export { DEFAULT_MAX_FAILURES } from './failures.js';
 
 const NO_CAPACITY: SetCapacity = Object.freeze({});
 
+/** One set of {@link IPSetManager.desiredState}, kept while its record's `changedAt` and its capacity stay. */
+interface DesiredSetEntry {
+  readonly changedAt: number;
+  readonly capacity: SetCapacity | undefined;
+  readonly set: DesiredSet;
+}
+
 /**
  * The IPSet manager: desired sets and the dirty delta towards the kernel (see the
  * module documentation). Method names follow the reference (`CreateIPSets` → `createIPSets` …).
@@ -82,6 +89,8 @@ export class IPSetManager {
   private readonly names: SetResolver;
   private readonly warn: ((message: string) => void) | undefined;
   private readonly capacity: ReadonlyMap<SetType, SetCapacity>;
+  /** The sets of the last {@link desiredState}, each with the set record's changedAt and capacity it was made at. */
+  private desiredSets = new Map<IPSet, DesiredSetEntry>();
   /** Counts commits and resets: a basis made before the last one is stale. */
   private epoch = 0;
   /** Identity of this manager in the bases it makes. */
@@ -163,6 +172,7 @@ export class IPSetManager {
   /** Forgets every set and the dirty delta (after a kernel reset, docs/reference-behaviour.md §b.15), and the failure count. */
   reset(): void {
     this.store.clear();
+    this.desiredSets = new Map();
     this.epoch++;
     this.failures.count = 0;
   }
@@ -373,11 +383,23 @@ export class IPSetManager {
 
   /**
    * Every set that should be in the kernel, with its canonical members (lists: member
-   * kernel names in list order), in creation order.
+   * kernel names in list order), in creation order. Each set is a frozen object, members
+   * too, and a set that has not changed since the last call is the very same object as
+   * then (a `PreparedDesiredState` made with the last one as `previous` checks only the others).
    */
   desiredState(): DesiredState {
     const sets: DesiredSet[] = [];
-    for (const set of this.store.sets.values()) if (this.store.shouldBeInKernel(set)) sets.push(desiredSetOf(set, this.capacity.get(set.type)));
+    const next = new Map<IPSet, DesiredSetEntry>();
+    for (const set of this.store.sets.values()) {
+      if (!this.store.shouldBeInKernel(set)) continue;
+      const capacity = this.capacity.get(set.type);
+      const last = this.desiredSets.get(set);
+      // Every change of a set in the kernel, and its entering or leaving it, moves its changedAt (set-store.ts).
+      const entry = last !== undefined && last.changedAt === set.changedAt && last.capacity === capacity ? last : { changedAt: set.changedAt, capacity, set: desiredSetOf(set, capacity) };
+      next.set(set, entry);
+      sets.push(entry.set);
+    }
+    this.desiredSets = next;
     return { owner: this.owner, sets };
   }
 

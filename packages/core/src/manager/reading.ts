@@ -37,11 +37,18 @@ export function snapshotOf(set: IPSet, inKernel: boolean): IPSetSnapshot {
   });
 }
 
-/** `set` as the desired state lists it: canonical members (lists: member kernel names), with the capacity of its type. */
+/**
+ * `set` as the desired state lists it: canonical members (lists: member kernel names),
+ * with the capacity of its type; frozen, members too (the manager hands the same object
+ * out again while the set does not change).
+ */
 export function desiredSetOf(set: IPSet, capacity: SetCapacity | undefined): DesiredSet {
   const members: string[] = [];
   set.forEachMember((m) => members.push(m));
-  return capacity === undefined
-    ? { name: set.kernelName, label: set.name, spec: set.info.createSpec, members }
-    : { name: set.kernelName, label: set.name, spec: set.info.createSpec, members, ...capacity };
+  Object.freeze(members);
+  return Object.freeze(
+    capacity === undefined
+      ? { name: set.kernelName, label: set.name, spec: set.info.createSpec, members }
+      : { name: set.kernelName, label: set.name, spec: set.info.createSpec, members, ...capacity },
+  );
 }

@@ -50,12 +50,12 @@ function invalid(message: string, details: Record<string, unknown>): IpsetsError
  *
  * @throws IpsetsError as documented on `planReconcile`.
  */
-export function validateDesired(desired: DesiredState): Map<string, Wanted> {
+export function validateDesired(desired: DesiredState, known?: ReadonlyMap<DesiredSet, Wanted>): Map<string, Wanted> {
   const owner = desired?.owner;
   validateOwnerPrefix(owner);
   const wanted = new Map<string, Wanted>();
   let slots = 0;
-  for (const set of desired.sets) if (hashNetInet(set) && Array.isArray(set.members)) slots += HostTable.size(set.members.length);
+  for (const set of desired.sets) if (hashNetInet(set) && Array.isArray(set.members) && known?.get(set) === undefined) slots += HostTable.size(set.members.length);
   const pool = new HostTablePool(slots);
   for (const set of desired.sets) {
     const name = validateSetName(set.name);
@@ -69,6 +69,12 @@ export function validateDesired(desired: DesiredState): Map<string, Wanted> {
       );
     }
     if (wanted.has(name)) throw invalid(`Desired set ${quote(name)} is listed twice; expected each kernel name once.`, { set: name });
+    // A set checked before as this very object, frozen (so it cannot have changed since).
+    const before = known?.get(set);
+    if (before !== undefined) {
+      wanted.set(name, before);
+      continue;
+    }
     const spec = specInfoOf(set.spec);
     if (spec === undefined) {
       throw invalid(`Desired set ${quote(name)} has spec ${quote(set.spec)}; expected one of ${CREATE_SPECS.join(', ')}.`, {
@@ -131,14 +137,15 @@ export function validateDesired(desired: DesiredState): Map<string, Wanted> {
   return wanted;
 }
 
-/** A prepared state's checked sets, for {@link wantedOf} (set by the class's static block). */
+/** A prepared state's checked sets and their sources, for {@link wantedOf} and the next state (set by the class's static block). */
 let checkedOf: (prepared: PreparedDesiredState) => ReadonlyMap<string, Wanted>;
+let sourcesOf: (prepared: PreparedDesiredState) => ReadonlyMap<DesiredSet, Wanted>;
 
 /**
  * A desired state checked once, for a caller that reconciles the same state again and
- * again (an agent holding a desired file between its changes): `planReconcile` and
- * `reconcileIPSets` take it as they take any {@link DesiredState}, without checking it
- * again.
+ * again (an agent holding a desired file between its changes, or a manager between pod
+ * changes): `planReconcile` and `reconcileIPSets` take it as they take any
+ * {@link DesiredState}, without checking it again.
  *
  * It holds its own frozen copy of every set (members canonical, one per kernel entry):
  * changing the state it was made from afterwards changes nothing here.
@@ -148,32 +155,67 @@ export class PreparedDesiredState implements DesiredState {
   readonly sets: readonly DesiredSet[];
   /** What the check found: the sets by name, members keyed by kernel entry (see {@link Wanted}). */
   readonly #checked: ReadonlyMap<string, Wanted>;
+  /** The same checks by the set object of `desired` each came from, for a next state made with this one as `previous`. */
+  readonly #sources: ReadonlyMap<DesiredSet, Wanted>;
 
   static {
     checkedOf = (prepared) => prepared.#checked;
+    sourcesOf = (prepared) => prepared.#sources;
   }
 
   /**
-   * Checks `desired` as `planReconcile` would, and keeps what the check found.
+   * Checks `desired` as `planReconcile` would, and keeps what the check found. With
+   * `previous` (of the same owner), a set of `desired` that is the very object a set of
+   * `previous` was made from, frozen with its members (as `IPSetManager.desiredState`
+   * hands out a set that did not change), is not checked again.
    *
    * @throws IpsetsError as documented on `planReconcile`, at once.
    */
-  constructor(desired: DesiredState) {
-    const checked = validateDesired(desired);
+  constructor(desired: DesiredState, previous?: PreparedDesiredState) {
+    const known = previous !== undefined && previous.owner === desired?.owner ? sourcesOf(previous) : undefined;
+    const checked = validateDesired(desired, known);
     const sets: DesiredSet[] = [];
     const own = new Map<string, Wanted>();
+    const sources = new Map<DesiredSet, Wanted>();
     for (const [name, w] of checked) {
-      // The caller's own array when every member was canonical and new: copied, as the
-      // caller may change it later.
-      const members = Object.freeze(w.members === w.set.members ? w.members.slice() : w.members);
-      const set = Object.freeze(setCopy(w.set, members));
-      sets.push(set);
-      own.set(name, { ...w, set, members });
+      const frozen = frozenWanted(w);
+      sets.push(frozen.set);
+      own.set(name, frozen);
+    }
+    for (const set of desired.sets) {
+      const w = isFrozenSet(set) ? own.get(set.name) : undefined;
+      if (w !== undefined) sources.set(set, w);
     }
     this.owner = desired.owner;
     this.sets = Object.freeze(sets);
     this.#checked = own;
+    this.#sources = sources;
   }
+}
+
+/**
+ * True for a set that cannot change: a frozen plain object of data properties (no
+ * getter could answer differently later), its members a frozen array.
+ */
+function isFrozenSet(set: DesiredSet): boolean {
+  if (typeof set !== 'object' || set === null || !Object.isFrozen(set)) return false;
+  const proto = Object.getPrototypeOf(set) as unknown;
+  if (proto !== Object.prototype && proto !== null) return false;
+  const descriptors = Object.getOwnPropertyDescriptors(set);
+  for (const key in descriptors) if (!('value' in descriptors[key]!)) return false;
+  const members = set.members;
+  return Array.isArray(members) && Object.isFrozen(members) && Object.getPrototypeOf(members) === Array.prototype;
+}
+
+/**
+ * The check of one set with its set and members frozen: a frozen set whose members were
+ * all canonical and new is its own copy; otherwise the set's fields are copied, and its
+ * members too when they are the caller's own array, which the caller may change later.
+ */
+function frozenWanted(w: Wanted): Wanted {
+  if (isFrozenSet(w.set) && w.members === w.set.members) return w;
+  const members = Object.freeze(w.members === w.set.members ? w.members.slice() : w.members);
+  return { ...w, set: Object.freeze(setCopy(w.set, members)), members };
 }
 
 /** A desired set's own fields, with `members`. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { IpsetsError } from '../../../src/errors.js';
 import { planReconcile } from '../../../src/plan/plan-reconcile.js';
-import { PreparedDesiredState } from '../../../src/plan/reconcile-validate.js';
+import { PreparedDesiredState, wantedOf } from '../../../src/plan/reconcile-validate.js';
 import { savedSet } from '../../../src/parse/saved-members.js';
 import { renderRestore } from '../../../src/session/render.js';
 import type { DesiredState, SaveSnapshot, SetHeader } from '../../../src/types.js';
@@ -84,5 +84,48 @@ describe('PreparedDesiredState (a desired state checked once, for an agent that 
     const prepared = new PreparedDesiredState(desired());
     const copy: DesiredState = { owner: prepared.owner, sets: [...prepared.sets, { name: 'azure-npm-a', spec: 'nethash', members: [] }] };
     expect(() => planReconcile(copy, snapshot, headers)).toThrow(/listed twice/);
+  });
+});
+
+describe('PreparedDesiredState with a previous state (only what changed is checked again)', () => {
+  const frozenSet = (name: string, members: string[]) => Object.freeze({ name, spec: 'nethash' as const, members: Object.freeze(members) });
+
+  it('reuses the check of a set that is the very same frozen object, and checks a new object again', () => {
+    const a = frozenSet('azure-npm-a', ['10.0.0.1', '10.0.0.2']);
+    const b = frozenSet('azure-npm-b', ['10.0.1.1']);
+    const first = new PreparedDesiredState({ owner: 'azure-npm-', sets: [a, b] });
+    const b2 = frozenSet('azure-npm-b', ['10.0.1.1', '10.0.1.2']);
+    const second = new PreparedDesiredState({ owner: 'azure-npm-', sets: [a, b2] }, first);
+    expect(wantedOf(second).get('azure-npm-a')).toBe(wantedOf(first).get('azure-npm-a'));
+    expect(wantedOf(second).get('azure-npm-b')).not.toBe(wantedOf(first).get('azure-npm-b'));
+    expect(second.sets).toEqual([a, b2]);
+    // A frozen set whose members were canonical is its own copy: no member array copied.
+    expect(second.sets[0]).toBe(a);
+    expect(text(second)).toBe(text({ owner: 'azure-npm-', sets: [a, b2] }));
+  });
+
+  it('checks again a set that could have changed: not frozen, members not frozen, a getter', () => {
+    const members = ['10.0.0.1'];
+    const open = { name: 'azure-npm-a', spec: 'nethash' as const, members };
+    const looseMembers = Object.freeze({ name: 'azure-npm-b', spec: 'nethash' as const, members });
+    let flip = false;
+    const getter = Object.freeze({
+      name: 'azure-npm-c',
+      spec: 'nethash' as const,
+      get members() {
+        flip = !flip;
+        return Object.freeze(flip ? ['10.0.0.1'] : ['10.0.0.2']);
+      },
+    });
+    const first = new PreparedDesiredState({ owner: 'azure-npm-', sets: [open, looseMembers, getter] });
+    const second = new PreparedDesiredState({ owner: 'azure-npm-', sets: [open, looseMembers, getter] }, first);
+    for (const name of ['azure-npm-a', 'azure-npm-b', 'azure-npm-c']) expect(wantedOf(second).get(name)).not.toBe(wantedOf(first).get(name));
+  });
+
+  it('a reused set still counts for the state: listed twice is refused, an unowned one too', () => {
+    const a = frozenSet('azure-npm-a', ['10.0.0.1']);
+    const first = new PreparedDesiredState({ owner: 'azure-npm-', sets: [a] });
+    expect(() => new PreparedDesiredState({ owner: 'azure-npm-', sets: [a, a] }, first)).toThrow(/listed twice/);
+    expect(() => new PreparedDesiredState({ owner: 'azure-npx-', sets: [a] }, first)).toThrow(/not owned/);
   });
 });
