@@ -12,8 +12,8 @@
  * (`health`), and the metrics and log lines of each operation (`operation-log`,
  * `metrics`, `state-gauges`).
  */
-import { IPSetManager, IpsetsError, applyIPSets, isIpsetsError, quote, reconcileIPSets, resetIPSets } from '@ipsets/core';
-import type { ApplyReport, IpsetPort, ResetReport } from '@ipsets/core';
+import { IPSetManager, IpsetsError, PreparedDesiredState, applyIPSets, isIpsetsError, quote, reconcileIPSets, resetIPSets } from '@ipsets/core';
+import type { ApplyReport, DesiredState, IpsetPort, ResetReport } from '@ipsets/core';
 import { DEFAULT_MAX_CONSECUTIVE_FAILURES, DEFAULT_STUCK_AFTER_MS } from '../defaults.js';
 import type { AgentCallOptions, AgentClock, AgentTick, AgentDriverOptions, AgentDrivers, AgentLogger, AgentManager, AgentStopOptions, AgentStopResult, IpsetAgent, IpsetAgentOptions } from './api.js';
 import { describeFailure, FailurePolicy } from './failure-policy.js';
@@ -182,8 +182,18 @@ export function createIpsetAgent<M extends AgentManager = IPSetManager>(options:
     return runCounted('apply', call, (o) => drivers.apply(manager, port, o));
   };
 
+  // With core's reconcile, the desired state of the last reconcile, checked: the next one
+  // checks again only the sets that changed since (an IPSetManager hands out an unchanged
+  // set as the same frozen object). A driver of the caller's gets the state as it is.
+  let prepared: PreparedDesiredState | undefined;
+  const desiredForReconcile = (): DesiredState => {
+    const desired = manager.desiredState();
+    if (options.drivers?.reconcile !== undefined || desired instanceof PreparedDesiredState) return desired;
+    prepared = new PreparedDesiredState(desired, prepared);
+    return prepared;
+  };
   const runReconcile = (call: AgentCallOptions | undefined): Promise<ApplyReport> =>
-    runCounted('reconcile', call, (o) => drivers.reconcile(manager.desiredState(), port, o));
+    runCounted('reconcile', call, async (o) => drivers.reconcile(desiredForReconcile(), port, o));
 
   const runReset = async (call: AgentCallOptions | undefined): Promise<ResetReport> => {
     const begin = clock.now();
