@@ -32,6 +32,13 @@ export interface PlanSetView extends MemberSource {
   readonly info: SetTypeInfo;
   /** Number of current members. */
   readonly memberCount: number;
+  /**
+   * A hash set whose members are all IPv4 hosts without ` nomatch`: their addresses
+   * (unsigned 32-bit), in {@link MemberSource.forEachMember} order, in an array the
+   * planner may keep; `undefined` for any other set. Optional: a planner then writes
+   * such a set's add lines from the numbers, never making their strings.
+   */
+  plainHosts?(): Uint32Array | undefined;
 }
 
 /**

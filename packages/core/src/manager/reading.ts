@@ -11,12 +11,11 @@ import type { DesiredSet } from '../types.js';
 export function snapshotOf(set: IPSet, inKernel: boolean): IPSetSnapshot {
   const members: string[] = [];
   const podKeys = new Map<string, string>();
-  if (set.ips !== undefined) {
-    for (const [key, pod] of set.ips) {
-      const m = set.memberOf(key);
+  if (set.hash !== undefined) {
+    set.hash.forEach((m, pod) => {
       members.push(m);
       podKeys.set(m, pod);
-    }
+    });
   } else {
     for (const member of set.memberSets!.values()) members.push(member.name);
   }

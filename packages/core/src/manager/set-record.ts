@@ -5,7 +5,8 @@
  * module only stores it.
  */
 import type { MemberSource } from './dirty-cache.js';
-import { NOMATCH, hasNomatch, stripNomatch } from '../model/members.js';
+import { HashMembers } from './hash-members.js';
+import { hasNomatch, stripNomatch } from '../model/members.js';
 import type { SetTypeInfo } from '../model/set-types.js';
 import type { AddressFamily, SetType } from '../types.js';
 
@@ -16,10 +17,8 @@ export class IPSet implements MemberSource {
   readonly type: SetType;
   readonly info: SetTypeInfo;
   readonly kernelName: string;
-  /** Hash sets: entry (member without ` nomatch`) → pod key. */
-  readonly ips: Map<string, string> | undefined;
-  /** Hash sets: entries that carry ` nomatch`. */
-  nomatch: Set<string> | undefined;
+  /** Hash sets: the members, each with its pod key (IPv4 hosts as numbers, hash-members.ts). */
+  readonly hash: HashMembers | undefined;
   /** Lists: member kernel name → member set, in list order. */
   readonly memberSets: Map<string, IPSet> | undefined;
   selectorRefs: Set<string> | undefined;
@@ -44,8 +43,7 @@ export class IPSet implements MemberSource {
     this.type = type;
     this.info = info;
     this.kernelName = kernelName;
-    this.ips = info.kind === 'set' ? new Map() : undefined;
-    this.nomatch = undefined;
+    this.hash = info.kind === 'set' ? new HashMembers() : undefined;
     this.memberSets = info.kind === 'list' ? new Map() : undefined;
     this.selectorRefs = undefined;
     this.netPolRefs = undefined;
@@ -56,35 +54,25 @@ export class IPSet implements MemberSource {
   }
 
   get memberCount(): number {
-    return this.ips?.size ?? this.memberSets?.size ?? 0;
+    return this.hash?.size ?? this.memberSets?.size ?? 0;
   }
 
   forEachMember(fn: (member: string) => void): void {
-    if (this.ips !== undefined) {
-      const nomatch = this.nomatch;
-      if (nomatch === undefined || nomatch.size === 0) {
-        for (const key of this.ips.keys()) fn(key);
-      } else {
-        for (const key of this.ips.keys()) fn(nomatch.has(key) ? key + NOMATCH : key);
-      }
-    } else if (this.memberSets !== undefined) {
-      for (const key of this.memberSets.keys()) fn(key);
-    }
+    if (this.hash !== undefined) this.hash.forEachMember(fn);
+    else if (this.memberSets !== undefined) for (const key of this.memberSets.keys()) fn(key);
   }
 
   hasMember(member: string): boolean {
-    if (this.ips !== undefined) {
-      if (hasNomatch(member)) {
-        const key = stripNomatch(member);
-        return this.ips.has(key) && this.nomatch !== undefined && this.nomatch.has(key);
-      }
-      return this.ips.has(member) && (this.nomatch === undefined || !this.nomatch.has(member));
+    if (this.hash !== undefined) {
+      const nomatch = hasNomatch(member);
+      const slot = this.hash.slotOf(nomatch ? stripNomatch(member) : member);
+      return slot >= 0 && this.hash.nomatchAt(slot) === nomatch;
     }
     return this.memberSets !== undefined && this.memberSets.has(member);
   }
 
-  /** The canonical member stored for `key`. */
-  memberOf(key: string): string {
-    return this.nomatch !== undefined && this.nomatch.has(key) ? key + NOMATCH : key;
+  /** Hash sets of IPv4 hosts only (no ` nomatch`): their addresses, in member order (see PlanSetView). */
+  plainHosts(): Uint32Array | undefined {
+    return this.hash?.plainHosts();
   }
 }

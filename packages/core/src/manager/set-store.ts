@@ -110,7 +110,7 @@ export class SetStore {
 
   canBeDeleted(set: IPSet): boolean {
     if (!this.canBeForceDeleted(set)) return false;
-    if (set.ips !== undefined) return set.ips.size === 0;
+    if (set.hash !== undefined) return set.hash.size === 0;
     const members = set.memberSets!;
     if (members.size === 0) return true;
     if (members.size > 1 || this.emptySet === undefined) return false;
@@ -182,27 +182,25 @@ export class SetStore {
   }
 
   addMemberTo(set: IPSet, member: string, podKey: string): void {
-    const ips = set.ips!;
+    const members = set.hash!;
     const nomatch = hasNomatch(member);
     const key = nomatch ? stripNomatch(member) : member;
-    if (!ips.has(key)) {
-      // Only a new entry takes a string (an existing one keeps its key).
-      const interned = this.internMember(key);
-      ips.set(interned, podKey);
-      if (nomatch) (set.nomatch ??= new Set()).add(interned);
+    const slot = members.slotOf(key);
+    if (slot < 0) {
+      // Only a new entry takes a string, and only one kept as text (an existing one keeps its own).
+      members.add(key, nomatch, podKey, this.keepMember);
       if (this.shouldBeInKernel(set)) this.dAddMember(set, member);
       return;
     }
-    if (ips.get(key) !== podKey) {
-      ips.set(key, podKey);
+    if (members.podAt(slot) !== podKey) {
+      members.setPod(slot, podKey);
       this.podKeyPool.noteDropped();
     }
-    const wasNomatch = set.nomatch !== undefined && set.nomatch.has(key);
+    const wasNomatch = members.nomatchAt(slot);
     if (wasNomatch === nomatch) return;
     // One kernel entry, two spellings: switching the flag is a delete then an add.
     set.removals++;
-    if (nomatch) (set.nomatch ??= new Set()).add(key);
-    else set.nomatch!.delete(key);
+    members.setNomatch(slot, nomatch);
     if (this.shouldBeInKernel(set)) {
       this.dDeleteMember(set, wasNomatch ? key + NOMATCH : key);
       this.dAddMember(set, member);
@@ -210,14 +208,12 @@ export class SetStore {
   }
 
   removeMemberFrom(set: IPSet, member: string, podKey: string): void {
-    const ips = set.ips!;
-    if (!set.hasMember(member)) return;
-    const key = stripNomatch(member);
-    if (ips.get(key) !== podKey) return;
-    ips.delete(key);
-    this.memberPool.noteDropped();
+    const members = set.hash!;
+    const nomatch = hasNomatch(member);
+    const slot = members.slotOf(nomatch ? stripNomatch(member) : member);
+    if (slot < 0 || members.nomatchAt(slot) !== nomatch || members.podAt(slot) !== podKey) return;
+    if (members.remove(slot)) this.memberPool.noteDropped();
     this.podKeyPool.noteDropped();
-    set.nomatch?.delete(key);
     set.removals++;
     if (this.shouldBeInKernel(set)) this.dDeleteMember(set, member);
   }
@@ -247,9 +243,9 @@ export class SetStore {
     const inKernel = this.shouldBeInKernel(set);
     if (inKernel) this.dDestroy(set);
     this.sets.delete(set.name);
-    if (set.ips !== undefined && set.ips.size > 0) {
-      this.memberPool.noteDropped(set.ips.size);
-      this.podKeyPool.noteDropped(set.ips.size);
+    if (set.hash !== undefined && set.hash.size > 0) {
+      this.memberPool.noteDropped(set.hash.textCount);
+      this.podKeyPool.noteDropped(set.hash.size);
     }
     if (set.memberSets !== undefined) {
       // The reference leaves these counts behind, so former members can never be deleted (docs/reference-behaviour.md §g.2.6).
@@ -261,6 +257,9 @@ export class SetStore {
     }
     this.claims.releaseIdle(set.name, set.kernelName);
   }
+
+  /** {@link internMember}, for a set's members to keep a text entry with. */
+  readonly keepMember = (value: string): string => this.internMember(value);
 
   /** The pooled copy of a member, looked up once per call however many sets it goes to. */
   internMember(value: string): string {

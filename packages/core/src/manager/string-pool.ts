@@ -1,5 +1,6 @@
 /**
- * Intern pools for the manager's member and pod-key strings, on only while they pay.
+ * Intern pools for the manager's member strings (the members it keeps as text:
+ * hash-members.ts keeps IPv4 hosts as numbers) and pod keys, on only while they pay.
  *
  * Interning saves memory only when callers bring fresh copies of equal strings (an
  * agent re-parsing the same pod's events, a desired file naming one IP in ten sets):
@@ -192,13 +193,13 @@ export class StringPool {
     const all = this.on;
     let walked = 0;
     for (const set of this.sets.values()) {
-      const ips = set.ips;
-      if (ips === undefined) continue;
-      walked += ips.size;
-      for (const value of this.kind === 'member' ? ips.keys() : ips.values()) {
+      const members = set.hash;
+      if (members === undefined) continue;
+      walked += members.size;
+      members.forEachPooled(this.kind, (value) => {
         // The first copy met stays the pool's (another copy of the value keeps its holder).
         if ((all || isSampled(value, this.bits)) && !live.has(value)) live.set(value, value);
-      }
+      });
     }
     this.strings = live;
     this.rebuiltAt = live.size;

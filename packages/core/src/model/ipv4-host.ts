@@ -114,3 +114,39 @@ export function copyCanonicalHost(member: string, out: Uint8Array | undefined, a
 export function formatIPv4(v: number): string {
   return `${v >>> 24}.${(v >>> 16) & 255}.${(v >>> 8) & 255}.${v & 255}`;
 }
+
+/** Per octet 0-255: its decimal digits as bytes, three slots each, and their count in the fourth. */
+const OCTET_BYTES = /* @__PURE__ */ (() => {
+  const table = new Uint8Array(256 * 4);
+  for (let o = 0; o < 256; o++) {
+    const text = String(o);
+    for (let k = 0; k < text.length; k++) table[o * 4 + k] = text.charCodeAt(k);
+    table[o * 4 + 3] = text.length;
+  }
+  return table;
+})();
+
+/** Writes octet `o` (0-255) at `at`; returns the index after it. */
+function writeOctet(out: Uint8Array, at: number, o: number): number {
+  const t = o * 4;
+  const n = OCTET_BYTES[t + 3]!;
+  out[at] = OCTET_BYTES[t]!;
+  if (n > 1) out[at + 1] = OCTET_BYTES[t + 1]!;
+  if (n > 2) out[at + 2] = OCTET_BYTES[t + 2]!;
+  return at + n;
+}
+
+/**
+ * Writes the canonical text of address `v` ({@link formatIPv4}'s, as bytes) into `out`
+ * at `at`, which must have room for 15 bytes; returns the index after it. The renderer
+ * writes a million host members from their numbers with it, never making their strings.
+ */
+export function writeIPv4(out: Uint8Array, at: number, v: number): number {
+  at = writeOctet(out, at, v >>> 24);
+  out[at++] = CH_DOT;
+  at = writeOctet(out, at, (v >>> 16) & 255);
+  out[at++] = CH_DOT;
+  at = writeOctet(out, at, (v >>> 8) & 255);
+  out[at++] = CH_DOT;
+  return writeOctet(out, at, v & 255);
+}

@@ -14,13 +14,50 @@
  * Readers inside core read {@link planPieces} and {@link planLineCount}; everything
  * else reads `plan.lines` as before.
  */
-import type { MemberRun, PlanLine, PlanNote, PlanPiece, PlanPieces, RestorePlan } from '../vocabulary/plan-types.js';
+import { formatIPv4 } from '../model/ipv4-host.js';
+import type { ErrorHandler, MemberRun, PlanLine, PlanNote, PlanPiece, PlanPieces, RestorePlan } from '../vocabulary/plan-types.js';
 
 export type { MemberRun, PlanPiece } from '../vocabulary/plan-types.js';
 
+/**
+ * A run of member lines whose members are IPv4 hosts, held as their addresses: the
+ * apply planner makes one for a manager's set of plain hosts, and the renderer writes
+ * its text from the numbers ({@link HostRun.hostsOf}). Its `members` are the addresses'
+ * canonical text, made on first read and frozen, so they always spell the numbers.
+ */
+export class HostRun implements MemberRun {
+  readonly #hosts: Uint32Array;
+  #members: readonly string[] | undefined = undefined;
+
+  /** @param hosts the addresses (unsigned 32-bit), one line each; the run keeps the array. */
+  constructor(
+    readonly op: 'add' | 'del',
+    readonly set: string,
+    readonly section: string,
+    readonly onError: readonly ErrorHandler[],
+    hosts: Uint32Array,
+  ) {
+    this.#hosts = hosts;
+  }
+
+  get members(): readonly string[] {
+    return (this.#members ??= Object.freeze(Array.from(this.#hosts, formatIPv4)));
+  }
+
+  /** The addresses of a run made as a HostRun (read-only by contract), else `undefined`. */
+  static hostsOf(piece: PlanPiece): Uint32Array | undefined {
+    return #hosts in piece ? piece.#hosts : undefined;
+  }
+}
+
 /** True when `piece` is a run of member lines. */
 export function isMemberRun(piece: PlanPiece): piece is MemberRun {
-  return (piece as Partial<MemberRun>).members !== undefined;
+  return piece instanceof HostRun || (piece as Partial<MemberRun>).members !== undefined;
+}
+
+/** The number of lines of a run, without making a host run's member strings. */
+export function runLength(run: MemberRun): number {
+  return HostRun.hostsOf(run)?.length ?? run.members.length;
 }
 
 /**
@@ -119,6 +156,6 @@ export function planLineCount(plan: RestorePlan): number {
 
 function countLines(pieces: readonly PlanPiece[]): number {
   let n = 0;
-  for (const piece of pieces) n += isMemberRun(piece) ? piece.members.length : 1;
+  for (const piece of pieces) n += isMemberRun(piece) ? runLength(piece) : 1;
   return n;
 }

@@ -23,7 +23,7 @@ import type { GrowthPolicy } from './rebuild.js';
 import { chooseTemporary, destroyOrder, savedFate, targetCapacity, temporaryCandidates } from './set-fate.js';
 import { APPLY_HANDLERS, REBUILD_HANDLERS, addOrUpdateSection, deleteSection, rebuildCleanupSection } from './handlers.js';
 import type { DirtyEntry } from '../manager/dirty-cache.js';
-import { planFromPieces } from './line-runs.js';
+import { HostRun, planFromPieces } from './line-runs.js';
 import type { PlanPiece } from './line-runs.js';
 import type { ErrorHandler, PlanLine, PlanNote, RestorePlan, SaveSnapshot, SavedSet } from '../types.js';
 
@@ -51,6 +51,11 @@ class Builder {
 
   /** One add line per member of `set`, in set order. */
   addAll(set: PlanSetView, section: string): void {
+    const hosts = set.plainHosts?.();
+    if (hosts !== undefined) {
+      if (hosts.length > 0) this.pieces.push(new HostRun('add', set.kernelName, section, addHandlers(set), hosts));
+      return;
+    }
     const members = new Array<string>(set.memberCount);
     let n = 0;
     set.forEachMember((member) => {

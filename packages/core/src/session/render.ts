@@ -29,7 +29,8 @@ import { AsciiChunks, asciiBytes, writeAscii } from './ascii-text.js';
 import type { MemberKind } from '../model/members.js';
 import { CREATE_SPECS, isCreateSpec, specInfoOf } from '../model/set-types.js';
 import type { MemberGrammar } from '../model/set-types.js';
-import { isMemberRun, planLineCount, planPieces } from '../plan/line-runs.js';
+import { HostRun, isMemberRun, planLineCount, planPieces } from '../plan/line-runs.js';
+import { writeIPv4 } from '../model/ipv4-host.js';
 import type { PlanPiece } from '../plan/line-runs.js';
 import type { PlanLine, RestorePlan } from '../types.js';
 
@@ -260,6 +261,26 @@ function writeMembers(st: RenderState, buf: Uint8Array, pos: number, members: re
   return pos;
 }
 
+/** Longest host line besides its prefix: `255.255.255.255` and the newline. */
+const HOST_LINE_BYTES = 16;
+
+/** Writes one line of the current run per address of `hosts` (canonical by construction: no check is needed). */
+function writeHosts(st: RenderState, hosts: Uint32Array): void {
+  const prefix = st.prefix;
+  const line = prefix.length + HOST_LINE_BYTES;
+  for (let from = 0; from < hosts.length; from += WINDOW_LINES) {
+    const to = Math.min(hosts.length, from + WINDOW_LINES);
+    const buf = st.out.room((to - from) * line);
+    let pos = st.out.pos;
+    for (let k = from; k < to; k++) {
+      buf.set(prefix, pos);
+      pos = writeIPv4(buf, pos + prefix.length, hosts[k]!);
+      buf[pos++] = NEWLINE;
+    }
+    st.out.pos = pos;
+  }
+}
+
 /** The room a window of members needs; reading every length first lets the CPU overlap their cache misses. */
 function roomFor(members: readonly string[], from: number, to: number): number {
   let room = 0;
@@ -288,7 +309,18 @@ function renderPieces(pieces: readonly PlanPiece[], lines: number): string {
       }
       continue;
     }
-    const { op, set, section, onError, members } = piece;
+    const { op, set, section, onError } = piece;
+    const hosts = HostRun.hostsOf(piece);
+    if (hosts !== undefined) {
+      if (set !== st.runSet || op !== st.runOp) st.enter(op, set, () => ({ op, set, member: piece.members[0]!, section, onError }));
+      // Hosts are written from their numbers where a host is a member of the set's kind
+      // (a hash:net set, or a set the plan does not create); elsewhere the strings are checked.
+      if (st.runKind === undefined || st.runNet) {
+        writeHosts(st, hosts);
+        continue;
+      }
+    }
+    const members = piece.members;
     const lineOf = (k: number): PlanLine => ({ op, set, member: members[k]!, section, onError });
     if (set !== st.runSet || op !== st.runOp) st.enter(op, set, () => lineOf(0));
     for (let from = 0; from < members.length; from += WINDOW_LINES) {

@@ -11,7 +11,8 @@ import { isCanonicalMember, stripNomatch } from '../../../src/model/members.js';
 import { isValidKernelSetName } from '../../../src/model/set-names.js';
 import { CREATE_SPECS, familyOfSpec, isCreateSpec, kernelTypeOfSpec } from '../../../src/model/set-types.js';
 import { MAX_RESTORE_LINE_BYTES, renderLine, renderRestore } from '../../../src/session/render.js';
-import { planFromPieces } from '../../../src/plan/line-runs.js';
+import { HostRun, planFromPieces } from '../../../src/plan/line-runs.js';
+import { NOMATCH_FLAG, hostValue } from '../../../src/model/members.js';
 import type { PlanPiece } from '../../../src/plan/line-runs.js';
 import type { PlanLine, RestorePlan } from '../../../src/types.js';
 
@@ -187,11 +188,26 @@ describe('renderRestore is the reference renderer', () => {
   });
 });
 
+/** A plain canonical IPv4 host (no ` nomatch`): what a HostRun holds as a number. */
+const isPlainHost = (member: string): boolean => {
+  const v = hostValue(member);
+  return v >= 0 && v < NOMATCH_FLAG;
+};
+
 /**
  * The same lines as pieces, as planners hand them out: consecutive add (or del) lines of
- * one set, section and handlers with string members become runs where `cut` says so.
+ * one set, section and handlers with string members become runs where `cut` says so,
+ * and a run of plain hosts becomes a {@link HostRun} (their numbers) where `numeric` says so.
  */
-function piecesOf(lines: readonly PlanLine[], cut: readonly boolean[]): PlanPiece[] {
+function piecesOf(lines: readonly PlanLine[], cut: readonly boolean[], numeric: readonly boolean[] = [false]): PlanPiece[] {
+  return runsOf(lines, cut).map((piece, i) =>
+    'members' in piece && numeric[i % numeric.length] === true && piece.members.every(isPlainHost)
+      ? new HostRun(piece.op, piece.set, piece.section, piece.onError, Uint32Array.from(piece.members, hostValue))
+      : piece,
+  );
+}
+
+function runsOf(lines: readonly PlanLine[], cut: readonly boolean[]): PlanPiece[] {
   const pieces: PlanPiece[] = [];
   for (let i = 0; i < lines.length; i++) {
     const l = lines[i]!;
@@ -212,15 +228,20 @@ function piecesOf(lines: readonly PlanLine[], cut: readonly boolean[]): PlanPiec
 
 describe('renderRestore of a plan held as runs (plan/line-runs.ts) is the reference renderer of its lines', () => {
   it('gives the same text, or refuses the same line with the same code, and the lines read afterwards are the lines', () => {
+    let hostRuns = 0;
     fc.assert(
-      fc.property(fc.oneof(planArb, cleanPlanArb), fc.array(fc.boolean(), { minLength: 1, maxLength: 7 }), (plan, cut) => {
-        const pieced = planFromPieces(piecesOf(plan.lines, cut), undefined, undefined);
+      fc.property(fc.oneof(planArb, cleanPlanArb), fc.array(fc.boolean(), { minLength: 1, maxLength: 7 }), fc.array(fc.boolean(), { minLength: 1, maxLength: 3 }), (plan, cut, numeric) => {
+        const pieces = piecesOf(plan.lines, cut, numeric);
+        hostRuns += pieces.filter((p) => p instanceof HostRun).length;
+        const pieced = planFromPieces(pieces, undefined, undefined);
         const result = outcome(() => renderRestore(pieced));
         expect(result).toEqual(outcome(() => referenceRender(plan)));
         expect(pieced.lines).toEqual(plan.lines);
       }),
       { numRuns },
     );
+    // Runs of hosts held as numbers (written from the numbers) were among them.
+    expect(hostRuns).toBeGreaterThan(numRuns / 4);
   });
 });
 

@@ -11,7 +11,7 @@ import { setTypeInfo } from '../../../src/model/set-types.js';
 
 function record(...members: string[]): IPSet {
   const set = new IPSet('ns-a', 'a', 'namespace', setTypeInfo('namespace'), 'azure-npm-a');
-  for (const m of members) set.ips!.set(m, 'pod');
+  for (const m of members) set.hash!.add(m, false, 'pod', (text) => text);
   return set;
 }
 
@@ -37,14 +37,14 @@ describe('laterChange', () => {
   it('a create planned, then members added: only the members after the planned ones', () => {
     const set = record('a', 'b');
     const planned = plannedSet(entry('create'), set);
-    set.ips!.set('c', 'pod');
+    set.hash!.add('c', false, 'pod', (text) => text);
     expect(laterChange(planned, set, true, entry('create'))).toMatchObject({ kind: 'entry', entry: { state: 'update', toAdd: new Set(['c']), toDelete: undefined } });
   });
 
   it('a create planned, then a member removed: unknown (the basis keeps no copy of a new set\'s members), so the set is rebuilt', () => {
     const set = record('a', 'b');
     const planned = plannedSet(entry('create'), set);
-    set.ips!.delete('a');
+    set.hash!.remove(set.hash!.slotOf('a'));
     set.removals++;
     expect(laterChange(planned, set, true, entry('create'))).toEqual({ kind: 'unknown' });
   });
