@@ -59,6 +59,7 @@ export {
   stripNomatch,
 } from './model/members.js';
 export { MAX_SET_NAME_LENGTH, isValidKernelSetName, validateSetName } from './model/set-names.js';
+export { desiredMemberCount } from './model/host-set.js';
 export type { MemberKind } from './model/members.js';
 
 // --- manager: desired sets and their dirty state ---

@@ -60,7 +60,7 @@ export function unreadableNote(saved: SavedSet, member: string): PlanNote {
  */
 export function capacityTargets(wanted: ReadonlyMap<string, Wanted>, growth: GrowthPolicy, notes: PlanNote[]): Map<string, SetCapacity> {
   const out = new Map<string, SetCapacity>();
-  for (const [name, w] of wanted) if (!w.list) out.set(name, targetCapacity(name, w.set.spec, w.capacity, w.members.length, growth, notes));
+  for (const [name, w] of wanted) if (!w.list) out.set(name, targetCapacity(name, w.set.spec, w.capacity, w.count, growth, notes));
   return out;
 }
 
@@ -116,7 +116,7 @@ export function decideFates(
       }
       return;
     }
-    const decided = savedFate(s, w.set.spec, target.get(s.name) ?? w.capacity, w.members.length, growth, free, recreate);
+    const decided = savedFate(s, w.set.spec, target.get(s.name) ?? w.capacity, w.count, growth, free, recreate);
     if (!w.list) target.set(s.name, decided.capacity);
     if (decided.fate === 'keep') {
       const unreadable = w.list ? [...s.members].find((m) => !isCanonicalMember('list:set', m)) : undefined;

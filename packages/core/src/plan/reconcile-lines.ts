@@ -17,6 +17,7 @@ import { RECONCILE_HANDLERS, addOrUpdateSection, deleteSection } from './handler
 import { unreadableNote } from './reconcile-fates.js';
 import type { Fate, KernelView } from './reconcile-fates.js';
 import type { Wanted } from './reconcile-validate.js';
+import { HostRun } from './line-runs.js';
 import type { PlanPiece } from './line-runs.js';
 import type { PlanLine, PlanNote } from '../types.js';
 
@@ -114,7 +115,7 @@ export class ReconcileLines {
       if (f === undefined || f === 'recreate') {
         // A new hash set is sized for the members it is filled with (see initialHashsize).
         const capacity = target.get(name) ?? w.capacity;
-        this.line({ op: 'create', set: name, spec: w.set.spec, ...(w.list ? capacity : withInitialHashsize(capacity, w.members.length)), section: addOrUpdateSection(name), onError: RECONCILE_HANDLERS.create });
+        this.line({ op: 'create', set: name, spec: w.set.spec, ...(w.list ? capacity : withInitialHashsize(capacity, w.count)), section: addOrUpdateSection(name), onError: RECONCILE_HANDLERS.create });
       }
     }
   }
@@ -134,14 +135,13 @@ export class ReconcileLines {
   private patchHashSet(name: string, w: Wanted, f: Fate | undefined): void {
     const pieces = this.pieces;
     const section = addOrUpdateSection(name);
-    const members = w.members;
     if (f === 'rebuild') {
       this.rebuild(name, w, section);
       return;
     }
     // Marks of the desired members the kernel already holds, by index: a second map of
     // a million kept members cost more than the lookups themselves.
-    const have = new Uint8Array(members.length);
+    const have = new Uint8Array(w.count);
     let rebuilt = false;
     if (f === 'keep') {
       const { entries, hosts } = w;
@@ -172,7 +172,7 @@ export class ReconcileLines {
           if (slot > 0 ? !nomatch : slot < 0 && nomatch) match = Math.abs(slot) - 1;
         } else {
           const index = entries.get(entryKey(m!));
-          if (index !== undefined && members[index] === m) match = index;
+          if (index !== undefined && w.members[index] === m) match = index;
         }
         if (match >= 0) {
           have[match] = 1;
@@ -197,6 +197,21 @@ export class ReconcileLines {
       this.rebuild(name, w, section);
       return;
     }
+    const list = w.hostList;
+    if (list !== undefined) {
+      // Hosts given as numbers are added as numbers: their strings are never made.
+      let missing = 0;
+      for (let i = 0; i < list.length; i++) missing += 1 - have[i]!;
+      if (missing === 0) return;
+      let adds = list;
+      if (missing < list.length) {
+        adds = new Uint32Array(missing);
+        for (let i = 0, k = 0; i < list.length; i++) if (have[i] === 0) adds[k++] = list[i]!;
+      }
+      pieces.push(new HostRun('add', name, section, RECONCILE_HANDLERS.addToSet, adds));
+      return;
+    }
+    const members = w.members;
     const adds: string[] = [];
     for (let i = 0; i < members.length; i++) if (have[i] === 0) adds.push(members[i]!);
     if (adds.length > 0) pieces.push({ op: 'add', set: name, section, onError: RECONCILE_HANDLERS.addToSet, members: adds });

@@ -7,12 +7,13 @@
 import { validateCapacity } from '../model/capacity.js';
 import type { SetCapacity } from '../model/capacity.js';
 import { IpsetsError, quote } from '../errors.js';
-import { NOMATCH_FLAG, canonicalMember, entryKey, hostValue } from '../model/members.js';
+import { NOMATCH_FLAG, canonicalMember, entryKey, formatHostAddress, hostValue } from '../model/members.js';
 import { validateSetName } from '../model/set-names.js';
 import { isOwnedSetName, validateOwnerPrefix } from '../model/naming.js';
 import { CREATE_SPECS, specInfoOf } from '../model/set-types.js';
 import type { SpecInfo } from '../model/set-types.js';
 import { HostTable, HostTablePool } from '../model/host-table.js';
+import { HostSet, desiredMemberCount } from '../model/host-set.js';
 import { PREFETCH, touchStrings } from './prefetch.js';
 import type { CreateSpec, DesiredSet, DesiredState } from '../types.js';
 
@@ -22,8 +23,16 @@ export interface Wanted {
   /** The {@link SPEC_INFO} row of the set's spec. */
   readonly spec: SpecInfo;
   readonly list: boolean;
-  /** Canonical members (for lists: names), one per kernel entry, in desired order. */
+  /**
+   * Canonical members (for lists: names), one per kernel entry, in desired order. For a
+   * set given as numbers ({@link hostList}) its strings are made on first read: planners
+   * read {@link count} and `hostList` instead where they can.
+   */
   readonly members: readonly string[];
+  /** The number of members. */
+  readonly count: number;
+  /** A set given as the addresses of plain IPv4 hosts (a {@link HostSet}): those, in desired order. */
+  readonly hostList: Uint32Array | undefined;
   /**
    * entry key → index in `members` (for lists the key is the name), for the members
    * that are not in `hosts`.
@@ -55,7 +64,9 @@ export function validateDesired(desired: DesiredState, known?: ReadonlyMap<Desir
   validateOwnerPrefix(owner);
   const wanted = new Map<string, Wanted>();
   let slots = 0;
-  for (const set of desired.sets) if (hashNetInet(set) && Array.isArray(set.members) && known?.get(set) === undefined) slots += HostTable.size(set.members.length);
+  for (const set of desired.sets) {
+    if (hashNetInet(set) && (HostSet.hostsOf(set) !== undefined || Array.isArray(set.members)) && known?.get(set) === undefined) slots += HostTable.size(desiredMemberCount(set));
+  }
   const pool = new HostTablePool(slots);
   for (const set of desired.sets) {
     const name = validateSetName(set.name);
@@ -83,6 +94,11 @@ export function validateDesired(desired: DesiredState, known?: ReadonlyMap<Desir
       });
     }
     const capacity = validateCapacity({ maxelem: set.maxelem, hashsize: set.hashsize }, set.spec, `desired set ${quote(name)}`);
+    const numbers = hashNetInet(set) ? HostSet.hostsOf(set) : undefined;
+    if (numbers !== undefined) {
+      wanted.set(name, checkedHosts(set, spec, numbers, capacity, pool));
+      continue;
+    }
     const kernelType = spec.kernelType;
     const family = spec.family ?? 'inet';
     const list = kernelType === 'list:set';
@@ -132,9 +148,47 @@ export function validateDesired(desired: DesiredState, known?: ReadonlyMap<Desir
       }
     }
     const canonical = members ?? input;
-    wanted.set(name, { set, spec, list, members: canonical, entries, hosts, capacity });
+    wanted.set(name, { set, spec, list, members: canonical, count: canonical.length, hostList: undefined, entries, hosts, capacity });
   }
   return wanted;
+}
+
+/**
+ * The check of a set of plain IPv4 hosts given as numbers (a {@link HostSet}): every
+ * address is a canonical host by construction, so only repeats are looked for; the
+ * member strings are not made.
+ */
+function checkedHosts(set: DesiredSet, spec: SpecInfo, numbers: Uint32Array, capacity: SetCapacity, pool: HostTablePool): Wanted {
+  const hosts = new HostTable(numbers.length, pool);
+  let list = numbers;
+  for (let i = 0; i < numbers.length; i++) {
+    if (hosts.insertIfAbsent(numbers[i]!, i + 1) === 0) continue;
+    // A repeat (a HostSet holds none; never trust it): the first of each address stays, as for strings.
+    const kept: number[] = [];
+    const seen = new HostTable(numbers.length, new HostTablePool(0));
+    for (const address of numbers) if (seen.insertIfAbsent(address, kept.length + 1) === 0) kept.push(address);
+    list = Uint32Array.from(kept);
+    return hostWanted(set, spec, list, seen, capacity);
+  }
+  return hostWanted(set, spec, list, hosts, capacity);
+}
+
+function hostWanted(set: DesiredSet, spec: SpecInfo, list: Uint32Array, hosts: HostTable, capacity: SetCapacity): Wanted {
+  let members: readonly string[] | undefined;
+  return {
+    set,
+    spec,
+    list: false,
+    get members(): readonly string[] {
+      // The set's own strings while they are its members; else made from the kept addresses.
+      return (members ??= list === HostSet.hostsOf(set) ? set.members : Object.freeze(Array.from(list, formatHostAddress)));
+    },
+    count: list.length,
+    hostList: list,
+    entries: new Map(),
+    hosts,
+    capacity,
+  };
 }
 
 /** A prepared state's checked sets and their sources, for {@link wantedOf} and the next state (set by the class's static block). */
@@ -198,6 +252,8 @@ export class PreparedDesiredState implements DesiredState {
  * getter could answer differently later), its members a frozen array.
  */
 function isFrozenSet(set: DesiredSet): boolean {
+  // A HostSet is frozen and its addresses are private to core: it cannot change either.
+  if (HostSet.hostsOf(set) !== undefined) return true;
   if (typeof set !== 'object' || set === null || !Object.isFrozen(set)) return false;
   const proto = Object.getPrototypeOf(set) as unknown;
   if (proto !== Object.prototype && proto !== null) return false;
@@ -213,6 +269,7 @@ function isFrozenSet(set: DesiredSet): boolean {
  * members too when they are the caller's own array, which the caller may change later.
  */
 function frozenWanted(w: Wanted): Wanted {
+  if (w.hostList !== undefined) return w.hostList === HostSet.hostsOf(w.set) ? w : hostWanted(new HostSet(w.set, w.hostList), w.spec, w.hostList, w.hosts!, w.capacity);
   if (isFrozenSet(w.set) && w.members === w.set.members) return w;
   const members = Object.freeze(w.members === w.set.members ? w.members.slice() : w.members);
   return { ...w, set: Object.freeze(setCopy(w.set, members)), members };

@@ -50,6 +50,7 @@ describe('@ipsets/core public exports', () => {
         "canonicalMemberForType",
         "classifyIpsetError",
         "createRestoreSession",
+        "desiredMemberCount",
         "entryKey",
         "familyOfSpec",
         "hasNomatch",

@@ -2,6 +2,7 @@
  * The desired-state gauges (`<prefix>sets`, `<prefix>entries`) are computed when
  * scraped, so applies never pay for them.
  */
+import { desiredMemberCount } from '@ipsets/core';
 import type { AgentManager } from './api.js';
 import type { AgentMetrics } from './metrics.js';
 
@@ -12,7 +13,8 @@ export function installStateCollectors(metrics: AgentMetrics, manager: AgentMana
     if (cached === undefined) {
       const desired = manager.desiredState();
       let entries = 0;
-      for (const set of desired.sets) entries += set.members.length;
+      // Counted without making a manager's member strings (a set of hosts keeps numbers).
+      for (const set of desired.sets) entries += desiredMemberCount(set);
       cached = { sets: desired.sets.length, entries };
       // One scrape reads the state once for both gauges.
       queueMicrotask(() => {
