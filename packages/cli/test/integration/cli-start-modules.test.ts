@@ -1,7 +1,8 @@
 /**
  * What `ipsets apply` loads before it works: the start is part of every apply (≈ 0.5 s
  * of CPU at 1,000,000 members was module loading). The `yaml` package is loaded only
- * for YAML the plain reader declines, pino only when a line is logged.
+ * for YAML the plain reader declines, pino only when a line is logged, prom-client only
+ * by the agent (the one that makes metrics).
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -53,6 +54,7 @@ describe('ipsets apply loads only what the run needs', () => {
     expect(run.stdout).toContain('1 created');
     expect(run.packages).not.toContain('yaml');
     expect(run.packages).not.toContain('pino');
+    expect(run.packages).not.toContain('prom-client');
   });
 
   it('plain block YAML: the fast reader, without the yaml package', async () => {
