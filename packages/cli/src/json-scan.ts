@@ -1,13 +1,11 @@
 /**
- * Structure checks of a JSON text that `JSON.parse` has already accepted, in one
- * linear scan without building anything: duplicate keys (which `JSON.parse` resolves
- * silently, the last one winning — `{"sets":[…],"sets":[]}` would empty the node),
- * nesting depth, and where a value at a given path starts (for line numbers in
- * problem reports, without parsing the text a second time with a slower parser).
- *
- * Both scans assume valid JSON: run them only after `JSON.parse` succeeded. String
- * contents are skipped with `indexOf`, so a file that is mostly member strings costs
- * little more than reading it.
+ * Structure checks of a JSON text, each one linear scan without building anything:
+ * duplicate keys (which `JSON.parse` resolves silently, the last one winning —
+ * `{"sets":[…],"sets":[]}` would empty the node) and nesting depth together, before
+ * `JSON.parse` builds anything; and where a value at a given path starts (for line
+ * numbers in problem reports, without parsing the text a second time with a slower
+ * parser), which assumes valid JSON. String contents are skipped with `indexOf`, so a
+ * file that is mostly member strings costs little more than reading it.
  */
 
 const QUOTE = 34;
@@ -39,30 +37,6 @@ export interface JsonStructureProblem {
   readonly key?: string;
 }
 
-/**
- * Offset of the first `[` or `{` nested deeper than `maxDepth` (outside strings), or
- * -1. Safe on any text, valid JSON or not: run before `JSON.parse`, so that `[[[…]]]`
- * is refused before a single array is built.
- */
-export function jsonTooDeepAt(text: string, maxDepth = MAX_JSON_DEPTH): number {
-  const n = text.length;
-  let depth = 0;
-  for (let i = 0; i < n; i++) {
-    const c = text.charCodeAt(i);
-    if (c === QUOTE) {
-      // Skip the string (indexOf, not a loop: strings are most of a desired file); an
-      // unterminated one is JSON.parse's to report.
-      i = closingQuote(text, i);
-      if (i < 0) return -1;
-    } else if (c === LBRACE || c === LBRACKET) {
-      if (++depth > maxDepth) return i;
-    } else if (c === RBRACE || c === RBRACKET) {
-      if (depth > 0) depth--;
-    }
-  }
-  return -1;
-}
-
 /** Offset of the closing quote of the string whose opening quote is at `start`, or -1 when it has none. */
 function closingQuote(text: string, start: number): number {
   let j = text.indexOf('"', start + 1);
@@ -78,7 +52,13 @@ function closingQuote(text: string, start: number): number {
 
 function decodeKey(text: string, start: number, end: number): string {
   const raw = text.slice(start + 1, end);
-  return raw.includes('\\') ? (JSON.parse(text.slice(start, end + 1)) as string) : raw;
+  if (!raw.includes('\\')) return raw;
+  try {
+    return JSON.parse(text.slice(start, end + 1)) as string;
+  } catch {
+    // A bad escape: the text is not JSON, and JSON.parse says so; the raw spelling will do until then.
+    return raw;
+  }
 }
 
 interface Frame {
@@ -101,9 +81,15 @@ function pathOf(stack: readonly Frame[], upTo: number): string {
 }
 
 /**
- * Scans a valid JSON text for duplicate keys and nesting deeper than `maxDepth`.
- * Returns at most `limit` problems (the first ones, in text order); the scan stops at
- * the first nesting problem (everything under it is too deep as well).
+ * Scans a JSON text for duplicate keys and nesting deeper than `maxDepth`, in one pass.
+ * Returns at most `limit` duplicate keys (the first ones, in text order); the scan stops
+ * at the first nesting problem (everything under it is too deep as well), which is then
+ * the last problem returned, at the first `[` or `{` (outside strings) that is nested
+ * deeper than `maxDepth`.
+ *
+ * Safe on any text, valid JSON or not (it ends, and it builds nothing per level but a
+ * frame of at most `maxDepth`): a desired file is scanned once, before `JSON.parse`, for
+ * both. Its duplicate keys mean something only for a text `JSON.parse` accepts.
  */
 export function scanJsonStructure(text: string, maxDepth = MAX_JSON_DEPTH, limit = 100): JsonStructureProblem[] {
   const problems: JsonStructureProblem[] = [];
@@ -117,6 +103,8 @@ export function scanJsonStructure(text: string, maxDepth = MAX_JSON_DEPTH, limit
     const c = text.charCodeAt(i);
     if (c === QUOTE) {
       const end = closingQuote(text, i);
+      // An unterminated string: nothing after it is JSON (JSON.parse reports it).
+      if (end < 0) break;
       if (expectKey && top !== undefined) {
         const key = decodeKey(text, i, end);
         const first = top.keys!.get(key);

@@ -1,12 +1,12 @@
 /**
- * The JSON form of a desired file: `JSON.parse`, then one linear scan for what it
- * resolves silently (duplicate keys) or should not accept (deep nesting), and line
+ * The JSON form of a desired file: one linear scan for what `JSON.parse` resolves
+ * silently (duplicate keys) or should not accept (deep nesting), then `JSON.parse`, and line
  * numbers for problems found later, by scanning the text again, never by a second parser.
  */
 import { cutText, quoteCut as quote } from '../format.js';
 import { LOCATED_PROBLEMS, ROOT_EXPECTED, desiredFileError, formatPath, messageOf, pathKeys } from './problems.js';
 import type { Locator } from './problems.js';
-import { MAX_JSON_DEPTH, jsonTooDeepAt, lineColumns, locateJsonPaths, scanJsonStructure } from '../json-scan.js';
+import { MAX_JSON_DEPTH, lineColumns, locateJsonPaths, scanJsonStructure } from '../json-scan.js';
 
 
 function jsonLocator(text: string): Locator {
@@ -42,10 +42,13 @@ function jsonLocator(text: string): Locator {
 
 /** Parses a JSON text to data, refusing duplicate keys and deep nesting (each problem with its path). */
 export function parseJson(text: string, source: string): { doc: unknown; locate: Locator } {
-  // Depth first, before JSON.parse builds anything.
-  const deep = jsonTooDeepAt(text, MAX_JSON_DEPTH);
-  if (deep !== -1) {
-    const pos = lineColumns(text, [deep]).get(deep)!;
+  // One scan, before JSON.parse builds anything: the depth (refused first, valid JSON or
+  // not) and the duplicate keys JSON.parse would resolve silently (reported once the text
+  // is known to be JSON).
+  const structure = scanJsonStructure(text, MAX_JSON_DEPTH, LOCATED_PROBLEMS);
+  const deep = structure.find((p) => p.kind === 'too-deep');
+  if (deep !== undefined) {
+    const pos = lineColumns(text, [deep.offset]).get(deep.offset)!;
     throw desiredFileError(source, [
       { path: '(root)', line: pos.line, column: pos.column, message: `the document nests more than ${MAX_JSON_DEPTH} levels deep; expected ${ROOT_EXPECTED}` },
     ]);
@@ -61,8 +64,7 @@ export function parseJson(text: string, source: string): { doc: unknown; locate:
       { path: '(root)', ...(pos === undefined ? {} : { line: pos.line, column: pos.column }), message: `not valid JSON: ${cutText(message, 200)}; expected a valid JSON document` },
     ]);
   }
-  // JSON.parse keeps the last of duplicate keys without a word; one more linear scan finds them.
-  const structure = scanJsonStructure(text, MAX_JSON_DEPTH, LOCATED_PROBLEMS);
+  // JSON.parse keeps the last of duplicate keys without a word: the scan above found them.
   if (structure.length > 0) {
     const positions = lineColumns(text, structure.flatMap((p) => (p.firstOffset === undefined ? [p.offset] : [p.offset, p.firstOffset])));
     throw desiredFileError(
@@ -70,14 +72,14 @@ export function parseJson(text: string, source: string): { doc: unknown; locate:
       structure.map((p) => {
         const pos = positions.get(p.offset)!;
         const first = p.firstOffset === undefined ? undefined : positions.get(p.firstOffset);
-        const message =
-          p.kind === 'duplicate-key'
-            ? `duplicate key ${quote(p.key)}${first === undefined ? '' : ` (first at line ${first.line}:${first.column})`}; expected each key once (the last one would silently win)`
-            : `the document nests more than ${MAX_JSON_DEPTH} levels deep; expected ${ROOT_EXPECTED}`;
-        return { path: p.path, line: pos.line, column: pos.column, message };
+        return {
+          path: p.path,
+          line: pos.line,
+          column: pos.column,
+          message: `duplicate key ${quote(p.key)}${first === undefined ? '' : ` (first at line ${first.line}:${first.column})`}; expected each key once (the last one would silently win)`,
+        };
       }),
     );
   }
   return { doc, locate: jsonLocator(text) };
 }
-

@@ -12,7 +12,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isIpsetsError } from '@ipsets/core';
 import { loadDesiredFile, parseDesiredText } from '../../../src/desired/file.js';
 import { MAX_INPUT_BYTES } from '../../../src/bounded-read.js';
-import { jsonTooDeepAt, locateJsonPaths, scanJsonStructure } from '../../../src/json-scan.js';
+import { MAX_JSON_DEPTH, locateJsonPaths, scanJsonStructure } from '../../../src/json-scan.js';
+
+/** The offset the structure scan refuses for depth, or -1. */
+function jsonTooDeepAt(text: string, max = MAX_JSON_DEPTH): number {
+  return scanJsonStructure(text, max).find((p) => p.kind === 'too-deep')?.offset ?? -1;
+}
 
 function refused(text: string, format?: 'json' | 'yaml'): string {
   try {
@@ -60,7 +65,7 @@ describe('JSON duplicate keys (JSON.parse keeps the last one: {"sets":[…],"set
     expect(jsonTooDeepAt('['.repeat(65))).toBe(64);
   });
 
-  it('the depth scan skips strings as a character-by-character reader would, escaped quotes and unterminated strings included', () => {
+  it('the structure scan finds the depth as a character-by-character reader would, escaped quotes and unterminated strings included', () => {
     // The reader the scan replaced (it stepped through every character of every string).
     const byCharacter = (text: string, max: number): number => {
       let depth = 0;
@@ -85,6 +90,27 @@ describe('JSON duplicate keys (JSON.parse keeps the last one: {"sets":[…],"set
       }),
       { numRuns: 2000 },
     );
+  });
+
+  it('the structure scan runs before JSON.parse: it ends and never throws on any text, and reports duplicates once the text is JSON', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom('"', '\\', '[', ']', '{', '}', 'a', ',', ':', 'u', '0'), { maxLength: 60 }).map((cs) => cs.join('')),
+        fc.integer({ min: 0, max: 4 }),
+        (text, max) => {
+          const problems = scanJsonStructure(text, max, 3);
+          expect(problems.filter((p) => p.kind === 'too-deep').length).toBeLessThanOrEqual(1);
+          expect(problems.filter((p) => p.kind === 'duplicate-key').length).toBeLessThanOrEqual(3);
+        },
+      ),
+      { numRuns: 2000 },
+    );
+    // A bad escape in a key is JSON.parse's to report, not a crash of the scan.
+    expect(refused('{"s\\x":1,"sets":[]}')).toMatch(/not valid JSON/);
+    // Invalid JSON with a duplicate key: the JSON error, as before the scan moved first.
+    expect(refused('{"sets":[],"sets":[] x')).toMatch(/not valid JSON/);
+    // Deep and duplicated: the depth alone.
+    expect(refused('{"a":1,"a":2,"sets":' + '['.repeat(100))).toMatch(/^f: 1 problem; nothing was applied: line 1:\d+, \(root\): the document nests more than 64 levels deep/);
   });
 
   it('locates values by path in one scan (no second parser)', () => {
