@@ -11,7 +11,8 @@
 import { IpsetsError, isIpsetsError, quote } from '../errors.js';
 import { validateCapacity } from '../model/capacity.js';
 import type { SetCapacity } from '../model/capacity.js';
-import { prefixedName, setTypeInfo, validateSetMetadata } from '../model/set-types.js';
+import { HostSet } from '../model/host-set.js';
+import { prefixedName, setTypeInfo, specInfoOf, validateSetMetadata } from '../model/set-types.js';
 import { IPSetManager } from './manager.js';
 import { SetMembers } from './set-members.js';
 import type { IPSetManagerConfig, ReferenceType } from './manager-types.js';
@@ -53,6 +54,8 @@ export function buildDesiredState(sets: readonly DesiredSetInput[], config: IPSe
   const declared = declaredFamilies(sets);
   const given = new Set<string>();
   const membersByLabel = new Map<string, readonly string[]>();
+  /** Sets whose members are plain IPv4 hosts: their addresses (the set is handed out as numbers). */
+  const hostsByLabel = new Map<string, Uint32Array>();
   const capacityByLabel = new Map<string, SetCapacity>();
   for (let i = 0; i < sets.length; i++) {
     const input = sets[i]!;
@@ -80,6 +83,7 @@ export function buildDesiredState(sets: readonly DesiredSetInput[], config: IPSe
           if (meta.family !== undefined && meta.family !== family) continue;
           const label = prefixedName({ type: meta.type, name: meta.name, family });
           membersByLabel.set(label, family === 'inet' ? members.inet : members.inet6);
+          if (family === 'inet' && members.inetHosts !== undefined && members.inetHosts.length > 0) hostsByLabel.set(label, members.inetHosts);
           if (capacity !== undefined) capacityByLabel.set(label, capacity);
         }
       }
@@ -99,6 +103,11 @@ export function buildDesiredState(sets: readonly DesiredSetInput[], config: IPSe
       const label = s.label ?? '';
       const members = membersByLabel.get(label);
       const capacity = capacityByLabel.get(label);
+      const hosts = hostsByLabel.get(label);
+      const spec = specInfoOf(s.spec);
+      if (hosts !== undefined && spec?.kernelType === 'hash:net' && spec.family === 'inet') {
+        return new HostSet({ name: s.name, label: s.label, spec: s.spec, maxelem: capacity?.maxelem ?? s.maxelem, hashsize: capacity?.hashsize ?? s.hashsize }, hosts);
+      }
       if (members === undefined && capacity === undefined) return s;
       return { ...s, ...(members === undefined ? {} : { members }), ...capacity };
     }),

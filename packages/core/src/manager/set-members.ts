@@ -35,6 +35,12 @@ export class SetMembers {
     readonly inet: readonly string[],
     /** The members of the set's inet6 kernel set (the sibling of a set without a family). */
     readonly inet6: readonly string[],
+    /**
+     * A hash:net set whose inet members are all plain IPv4 hosts (no ` nomatch`): their
+     * addresses, in the order of {@link inet}; `undefined` otherwise. `buildDesiredState`
+     * hands such a set out with its members as numbers.
+     */
+    readonly inetHosts: Uint32Array | undefined = undefined,
   ) {}
 
   /**
@@ -62,6 +68,8 @@ export class SetMembers {
     const hosts = kind === 'hash:net' ? new HostTable(members.length, new HostTablePool(0)) : undefined;
     const seen = new Map<string, number>();
     let inet6 = 0;
+    // The addresses of the members so far, while every one is a plain host.
+    let addresses: Uint32Array | undefined = hosts === undefined ? undefined : new Uint32Array(members.length);
     // One plain loop, nothing made per member but its canonical string (and the entry of
     // a member that is not a host): this runs once per member (1,000,000 in a node-sized
     // desired file).
@@ -100,15 +108,21 @@ export class SetMembers {
       if (earlier !== undefined) {
         const first = all[earlier]!;
         if (first === canonical) continue;
+        // A second spelling of an entry: rare, so the members stay strings.
+        addresses = undefined;
         if (onProblem === undefined) all[earlier] = canonical;
         else if (!onProblem(j, sameEntryError(meta, member as string, first))) break;
         continue;
       }
       if (family === 'inet6') inet6++;
+      if (addresses !== undefined) {
+        if (host >= 0 && host < NOMATCH_FLAG) addresses[all.length] = host;
+        else addresses = undefined;
+      }
       all.push(canonical);
     }
     if (declared === 'inet6') return new SetMembers(meta.type, declared, all, [], all);
-    if (declared === 'inet' || inet6 === 0) return new SetMembers(meta.type, declared, all, all, []);
+    if (declared === 'inet' || inet6 === 0) return new SetMembers(meta.type, declared, all, all, [], addresses?.subarray(0, all.length));
     const inetMembers: string[] = [];
     const inet6Members: string[] = [];
     for (let j = 0; j < all.length; j++) {

@@ -49,20 +49,15 @@ class Builder {
     this.pieces.push({ op: 'add', set: set.kernelName, member, section, onError: addHandlers(set) });
   }
 
-  /** One add line per member of `set`, in set order. */
+  /** One add line per member of `set`, in set order (a set of plain hosts as their numbers). */
   addAll(set: PlanSetView, section: string): void {
     const hosts = set.plainHosts?.();
-    if (hosts !== undefined) {
-      if (hosts.length > 0) this.pieces.push(new HostRun('add', set.kernelName, section, addHandlers(set), hosts));
+    if (hosts !== undefined && hosts.length > 0) {
+      this.pieces.push(new HostRun('add', set.kernelName, section, addHandlers(set), hosts));
       return;
     }
-    const members = new Array<string>(set.memberCount);
-    let n = 0;
-    set.forEachMember((member) => {
-      members[n++] = member;
-    });
-    // memberCount is the number forEachMember yields; never leave holes if it were not.
-    if (n !== members.length) members.length = n;
+    const members: string[] = [];
+    set.forEachMember((member) => members.push(member));
     this.run('add', set, members, section);
   }
 

@@ -6,6 +6,7 @@ import type { DesiredSetInput } from '../../../src/manager/bulk.js';
 import { IPSetManager } from '../../../src/manager/manager.js';
 import { SetMembers } from '../../../src/manager/set-members.js';
 import { kernelName } from '../../../src/model/naming.js';
+import { HostSet } from '../../../src/model/host-set.js';
 
 const OWNER = 'bulk-';
 const k = (label: string) => kernelName(label, { owner: OWNER });
@@ -95,6 +96,32 @@ describe('buildDesiredState', () => {
   it('a second spelling of an entry replaces the first in its place, as a second addToSets does', () => {
     const state = buildDesiredState([{ meta: { type: 'cidrBlocks', name: 'c' }, members: ['10.0.0.0/8', '10.1.0.0/16', '10.0.0.0/8 nomatch'] }], { owner: OWNER });
     expect(state.sets[0]!.members).toEqual(['10.0.0.0/8 nomatch', '10.1.0.0/16']);
+  });
+
+  it('hands a set of plain IPv4 hosts out as numbers (a HostSet), and any other set as strings, each reading as the manager\'s', () => {
+    const ns = (name: string, members: string[]): DesiredSetInput => ({ meta: { type: 'namespace', name }, members, capacity: { maxelem: 4096 } });
+    const sets = [
+      ns('hosts', ['10.0.0.2', '10.0.0.1', '10.0.0.2', '10.0.0.1/32']),
+      ns('flagged', ['10.0.0.1', '10.0.0.2 nomatch']),
+      ns('cidr', ['10.0.0.1', '10.0.0.0/24']),
+      ns('respelled', ['10.0.0.1', '10.0.0.1 nomatch']),
+      ns('mixed', ['10.0.0.1', 'fd00::1']),
+    ];
+    const state = buildDesiredState(sets, { owner: OWNER });
+    const byLabel = new Map(state.sets.map((s) => [s.label, s]));
+    const hosts = byLabel.get('ns-hosts')!;
+    expect(HostSet.hostsOf(hosts)).toBeDefined();
+    // Repeats and a /32 are one member each, in first-seen order, as the manager's calls give.
+    expect({ ...hosts }).toEqual({ name: k('ns-hosts'), label: 'ns-hosts', spec: 'nethash', members: ['10.0.0.2', '10.0.0.1'], maxelem: 4096 });
+    for (const label of ['ns-flagged', 'ns-cidr', 'ns-respelled', 'ns-mixed']) expect(HostSet.hostsOf(byLabel.get(label))).toBeUndefined();
+    expect(byLabel.get('ns-respelled')!.members).toEqual(['10.0.0.1 nomatch']);
+    const m = new IPSetManager({ owner: OWNER });
+    for (const set of sets) {
+      m.createIPSets([set.meta]);
+      for (const member of set.members as string[]) m.addToSets([set.meta], member, 'pod');
+    }
+    const manager = new Map(m.desiredState().sets.map((s) => [s.label, s]));
+    for (const [label, set] of byLabel) expect(set.members).toEqual(manager.get(label)!.members);
   });
 
   describe('refuses with the manager’s code and message, saying which input', () => {
