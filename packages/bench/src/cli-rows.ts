@@ -184,6 +184,7 @@ export async function runCliRows(ctx: CliBenchContext): Promise<CliRows> {
   let yamlPeakRss = Number.NaN;
   let steady: AgentRss = { rss: [], peak: Number.NaN };
   let fast: AgentRss = { rss: [], peak: Number.NaN };
+  let defaults: AgentRss = { rss: [], peak: Number.NaN };
   try {
     const files = cliDesiredFiles();
     const jsonFile = join(dir, 'desired.json');
@@ -237,10 +238,15 @@ export async function runCliRows(ctx: CliBenchContext): Promise<CliRows> {
     }
 
     if (stale === undefined && ctx.wants('W8') && ctx.real.available) {
-      steady = await agentRss(bin, jsonFile, lock, ctx.log, W8_STEADY);
-      fast = await agentRss(bin, jsonFile, lock, ctx.log, W8_FAST);
+      const shipped = imageNodeOptions(ctx.root);
+      steady = await agentRss(bin, jsonFile, lock, ctx.log, W8_STEADY, shipped);
+      fast = await agentRss(bin, jsonFile, lock, ctx.log, W8_FAST, shipped);
+      defaults = await agentRss(bin, jsonFile, lock, ctx.log, W8_STEADY, undefined);
       const mbs = (r: AgentRss): string => r.rss.map((mb) => mb.toFixed(0)).join(', ');
-      ctx.log(`W8: agent RSS after each apply at --interval ${W8_STEADY.interval}: ${mbs(steady)} MB; at --interval ${W8_FAST.interval}: ${mbs(fast)} MB, peak ${fast.peak.toFixed(0)} MB`);
+      ctx.log(
+        `W8 (NODE_OPTIONS=${shipped}): agent RSS after each apply at --interval ${W8_STEADY.interval}: ${mbs(steady)} MB; at --interval ${W8_FAST.interval}: ${mbs(fast)} MB, peak ${fast.peak.toFixed(0)} MB; ` +
+          `with Node's defaults at --interval ${W8_STEADY.interval}: ${mbs(defaults)} MB`,
+      );
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -272,11 +278,14 @@ export async function runCliRows(ctx: CliBenchContext): Promise<CliRows> {
   }
   if (ctx.wants('W8')) {
     // Steady: the ticks after the first apply (which also read and load the file).
-    const worst = steady.rss.length < 2 ? Number.NaN : Math.max(...steady.rss.slice(1));
+    const worstOf = (r: AgentRss): number => (r.rss.length < 2 ? Number.NaN : Math.max(...r.rss.slice(1)));
+    const worst = worstOf(steady);
     const measured = Number.isFinite(worst) && Number.isFinite(fast.peak);
     rows.push({
-      workload: `W8 agent RSS at ${formatCount(members)} members (\`ipsets agent FILE.json --kernel linux --netns NS\`): steady, after the first apply and ${W8_STEADY.ticks} ticks at \`--interval ${W8_STEADY.interval}\`; peak (VmHWM) over ${W8_FAST.ticks} ticks at \`--interval ${W8_FAST.interval}\``,
-      ours: measured ? `steady ${worst.toFixed(0)} MB (first apply ${steady.rss[0]!.toFixed(0)}, ticks ${steady.rss.slice(1).map((mb) => mb.toFixed(0)).join(', ')}), peak ${fast.peak.toFixed(0)} MB` : 'n/a',
+      workload: `W8 agent RSS at ${formatCount(members)} members (\`ipsets agent FILE.json --kernel linux --netns NS\`, run as the image and the systemd unit run it: \`NODE_OPTIONS=${imageNodeOptions(ctx.root)}\`): steady, after the first apply and ${W8_STEADY.ticks} ticks at \`--interval ${W8_STEADY.interval}\`; peak (VmHWM) over ${W8_FAST.ticks} ticks at \`--interval ${W8_FAST.interval}\``,
+      ours: measured
+        ? `steady ${worst.toFixed(0)} MB (first apply ${steady.rss[0]!.toFixed(0)}, ticks ${steady.rss.slice(1).map((mb) => mb.toFixed(0)).join(', ')}), peak ${fast.peak.toFixed(0)} MB; with Node's defaults steady ${worstOf(defaults).toFixed(0)} MB`
+        : 'n/a',
       reference: '—',
       ratio: '—',
       cpuRatio: '—',
@@ -287,9 +296,14 @@ export async function runCliRows(ctx: CliBenchContext): Promise<CliRows> {
   method.push(
     `W6: the built \`ipsets apply\` (\`node packages/cli/dist/bin.js\`) of a generated ${formatCount(CLI_SETS)} × ${formatCount(CLI_PER_SET)}-member JSON file in a fresh namespace, against a bare \`ip netns exec NS ipset restore\` of the \`ipset save\` text of the applied sets in another fresh namespace; CPU of ours is the command and its ipset child (a shell's \`times\`), peak RSS the command's own (\`process.resourceUsage().maxRSS\` at exit).`,
     'W7: `loadDesiredFile` of the built command on the same file as JSON and as block-style YAML, each load in a fresh node process; the times are of the load alone (not the process start).',
-    `W8: \`ipsets agent\` on the W6 JSON file, twice, each in a fresh namespace: with \`--interval ${W8_STEADY.interval}\`, VmRSS of the agent process after its first apply (which also reads and loads the file) and after each of the next ${W8_STEADY.ticks} interval ticks (each a full save, parse and reconcile), the steady figure the worst of the ticks; with \`--interval ${W8_FAST.interval}\`, its VmHWM (peak RSS) after ${W8_FAST.ticks} ticks (the sawtooth of a tick a second).`,
+    `W8: \`ipsets agent\` on the W6 JSON file, three times, each in a fresh namespace, the first two with the \`NODE_OPTIONS\` that deploy/image/Containerfile and the systemd unit set (a young generation of at most 3 × 16 MiB: with Node's defaults it grows to 3 × 64 MiB on this machine while the agent loads the file, and keeps it), the third with Node's defaults (shown, not judged): with \`--interval ${W8_STEADY.interval}\`, VmRSS of the agent process after its first apply (which also reads and loads the file) and after each of the next ${W8_STEADY.ticks} interval ticks (each a full save, parse and reconcile), the steady figure the worst of the ticks; with \`--interval ${W8_FAST.interval}\`, its VmHWM (peak RSS) after ${W8_FAST.ticks} ticks (the sawtooth of a tick a second).`,
   );
   return { rows, method, peakRssMb: peakRss };
+}
+
+function withoutNodeOptions(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { NODE_OPTIONS: _, ...rest } = env;
+  return rest;
 }
 
 /** One W8 run: the agent's interval and the ticks read after its first apply. */
@@ -313,8 +327,18 @@ interface AgentRss {
   peak: number;
 }
 
-/** Runs the agent until its first apply and `run.ticks` ticks are logged, reading its memory (see {@link AgentRss}). */
-async function agentRss(bin: string, file: string, lock: string, log: (line: string) => void, run: AgentRun): Promise<AgentRss> {
+/** The `NODE_OPTIONS` the image's runtime stage sets (the systemd unit sets the same; a release check holds them equal). */
+function imageNodeOptions(root: string): string {
+  const m = /^ENV NODE_OPTIONS=(\S+)$/m.exec(readFileSync(join(root, 'deploy/image/Containerfile'), 'utf8'));
+  if (m === null) throw new Error('deploy/image/Containerfile sets no NODE_OPTIONS');
+  return m[1]!;
+}
+
+/**
+ * Runs the agent until its first apply and `run.ticks` ticks are logged, reading its
+ * memory (see {@link AgentRss}); with `nodeOptions` as its `NODE_OPTIONS` (else none).
+ */
+async function agentRss(bin: string, file: string, lock: string, log: (line: string) => void, run: AgentRun, nodeOptions: string | undefined): Promise<AgentRss> {
   const ticks = run.ticks;
   const ns = createNamespace();
   const samples: number[] = [];
@@ -323,7 +347,7 @@ async function agentRss(bin: string, file: string, lock: string, log: (line: str
     const child = spawn(
       process.execPath,
       [bin, 'agent', file, '--kernel', 'linux', '--netns', ns.name, '--lock-file', lock, '--no-metrics', '--interval', run.interval, '--log-format', 'json'],
-      { stdio: ['ignore', 'ignore', 'pipe'] },
+      { stdio: ['ignore', 'ignore', 'pipe'], env: { ...withoutNodeOptions(process.env), ...(nodeOptions === undefined ? {} : { NODE_OPTIONS: nodeOptions }) } },
     );
     const pid = child.pid;
     if (pid === undefined) throw new Error('ipsets agent did not start');

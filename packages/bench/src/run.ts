@@ -219,7 +219,10 @@ let w2Source = '';
 const resultOf = (stdout: string): CommandResult => ({ exitCode: 0, stdout, stderr: '' }) as CommandResult;
 if (wants('W2')) {
   for (const size of SIZES) {
-    const { desired, changed } = perturb(managers.get(size)!.desiredState());
+    // From a manager of its own, dropped at once: reading a manager's desired members
+    // makes their strings (it keeps IPv4 hosts as numbers), and W1's manager, which this
+    // process keeps for W3, would then hold a million strings no agent holds.
+    const { desired, changed } = perturb(buildManager(size, 'cluster').desiredState());
     // The agent's manager holds the desired state; the kernel holds W1's state, 1% away.
     const agent = buildDriftedManager(size);
     const ns = w2Namespaces.get(size);

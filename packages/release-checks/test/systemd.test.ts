@@ -95,6 +95,12 @@ describe('deploy/systemd/ipsets-agent.service', () => {
     expect(execStart).not.toContain('--once');
   });
 
+  it('runs Node with the young-generation limit the image sets (the agent\'s steady memory)', () => {
+    const image = /^ENV NODE_OPTIONS=(\S+)$/m.exec(readFileSync(`${ROOT}deploy/image/Containerfile`, 'utf8'));
+    expect(image?.[1]).toMatch(/^--max-semi-space-size=[1-9][0-9]*$/);
+    expect(get(unit, 'Service', 'Environment')).toBe(`NODE_OPTIONS=${image![1]}`);
+  });
+
   it('uses only flags that `ipsets agent --help` lists', () => {
     const help = runCli(['agent', '--help']);
     expect(help.status).toBe(0);
