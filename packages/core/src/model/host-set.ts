@@ -52,7 +52,11 @@ export class HostSet implements DesiredSet {
   }
 }
 
-/** The number of members of a desired set, without making a {@link HostSet}'s member strings. */
+/**
+ * The number of members of a desired set, without making the member strings of a set
+ * that keeps its IPv4 hosts as numbers (as `IPSetManager.desiredState` and
+ * `buildDesiredState` hand out a set of plain hosts).
+ */
 export function desiredMemberCount(set: DesiredSet): number {
   return HostSet.hostsOf(set)?.length ?? set.members.length;
 }
