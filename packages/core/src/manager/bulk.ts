@@ -83,7 +83,8 @@ export function buildDesiredState(sets: readonly DesiredSetInput[], config: IPSe
           if (meta.family !== undefined && meta.family !== family) continue;
           const label = prefixedName({ type: meta.type, name: meta.name, family });
           membersByLabel.set(label, family === 'inet' ? members.inet : members.inet6);
-          if (family === 'inet' && members.inetHosts !== undefined && members.inetHosts.length > 0) hostsByLabel.set(label, members.inetHosts);
+          // A copy: the set keeps the only reference to its addresses (the caller holds `members`).
+          if (family === 'inet' && members.inetHosts !== undefined && members.inetHosts.length > 0) hostsByLabel.set(label, members.inetHosts.slice());
           if (capacity !== undefined) capacityByLabel.set(label, capacity);
         }
       }

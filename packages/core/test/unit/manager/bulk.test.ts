@@ -124,6 +124,14 @@ describe('buildDesiredState', () => {
     for (const [label, set] of byLabel) expect(set.members).toEqual(manager.get(label)!.members);
   });
 
+  it('keeps its own copy of the addresses checked members hand it: changing them afterwards changes no desired set', () => {
+    const meta = { type: 'namespace', name: 'hosts' } as const;
+    const checked = SetMembers.check(meta, ['10.0.0.1', '10.0.0.2']);
+    const state = buildDesiredState([{ meta, members: checked }], { owner: OWNER });
+    checked.inetHosts!.fill(0);
+    expect(state.sets[0]!.members).toEqual(['10.0.0.1', '10.0.0.2']);
+  });
+
   describe('refuses with the manager’s code and message, saying which input', () => {
     const cases: { title: string; sets: DesiredSetInput[]; code: string; message: RegExp; details: Record<string, unknown> }[] = [
       {
